@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 venv=${BIGDATA_VENV:-$top/.venv}
 
 apt_packages=(podman runc netavark aardvark-dns debootstrap uidmap fuse-overlayfs slirp4netns
-  python3-venv openjdk-17-jdk-headless maven curl xz-utils rsync jq)
+  iptables python3-venv openjdk-17-jdk-headless maven curl xz-utils rsync jq)
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -52,5 +52,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sum" ]; then
   "$venv/bin/pip" install -q -r "$req"
   echo "$sum" > "$stamp"
   echo "setup: venv ready at $venv"
+fi
+# The checkout as the collection bigdata.spark, for ansible.cfg's collections_path.
+link=$top/.cache/collections/ansible_collections/bigdata/spark
+if [ "$(readlink "$link" 2>/dev/null)" != "$top" ]; then
+  mkdir -p "$(dirname "$link")"
+  ln -sfn "$top" "$link"
 fi
 echo "setup: host ready"
