@@ -1,0 +1,63 @@
+# bigdata.spark: the two commands a newcomer needs are `make lab` and `make test` (see README.md).
+SHELL := /bin/bash
+VENV ?= $(CURDIR)/.venv
+export PATH := $(VENV)/bin:$(PATH)
+export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
+LAB ?= bd
+
+.PHONY: help setup artifacts image lab lab-up lab-deploy lab-demo lab-status lab-down \
+        test test-fast lint sanity unit molecule collection clean-stale
+
+help:
+	@echo "make lab        set up this machine, build artifacts, start the 3-node lab, deploy, run a Spark and a MapReduce job"
+	@echo "make lab-status show the lab's containers and daemons"
+	@echo "make lab-down   remove the lab's containers and network (the image and artifacts stay)"
+	@echo "make test       everything CI runs: lint, sanity, units, collection build, molecule scenarios"
+	@echo "make test-fast  lint + units only (about a minute)"
+
+setup:
+	@scripts/setup-host.sh
+
+artifacts: setup
+	@python3 tools/build_dist.py --out artifacts
+
+image: setup
+	@lab/build-image.sh
+
+lab: artifacts image lab-up lab-deploy lab-demo
+
+lab-up: setup
+	@lab/lab.sh up --name $(LAB)
+
+lab-deploy:
+	ansible-playbook -i inventories/lab playbooks/site.yml
+
+lab-demo:
+	ansible-playbook -i inventories/lab playbooks/smoke.yml
+
+lab-status:
+	@lab/lab.sh status --name $(LAB)
+
+lab-down:
+	@lab/lab.sh down --name $(LAB)
+
+clean-stale:
+	@tests/clean-stale.sh
+
+test: setup
+	@tests/run-all.sh
+
+test-fast: setup
+	@tests/run-all.sh lint unit
+
+lint: setup
+	@tests/run-all.sh lint
+
+sanity: setup
+	@tests/run-all.sh sanity
+
+unit: setup
+	@tests/run-all.sh unit
+
+molecule: setup
+	@tests/run-all.sh molecule

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The test command's layers, each timed and summarised on one line; the last line counts them.
+#   tests/run-all.sh                 every layer
+#   tests/run-all.sh lint unit       only these
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export PATH=$top/.venv/bin:$PATH ANSIBLE_CONFIG=$top/ansible.cfg ANSIBLE_FORCE_COLOR=0 PY_COLORS=0
+layers=("$@")
+[ ${#layers[@]} -gt 0 ] || layers=(lint unit sanity collection artifacts molecule)
+logdir=$top/tests/output/logs
+mkdir -p "$logdir"
+
+layer_lint() {
+  yamllint -s . && ansible-lint --profile production --offline
+}
+layer_unit() {
+  pytest -q -p no:cacheprovider tests/unit
+}
+layer_sanity() {
+  local tree=$top/.cache/sanity/ansible_collections/bigdata/spark
+  rm -rf "$top/.cache/sanity"
+  mkdir -p "$tree"
+  git ls-files -z --cached --others --exclude-standard | rsync -a --from0 --files-from=- "$top/" "$tree/"
+  (cd "$tree" && ansible-test sanity --python 3.11 --venv --color no)
+}
+layer_collection() { tests/collection-install.sh; }
+layer_artifacts() { python3 tools/build_dist.py --out artifacts; }
+layer_molecule() {
+  local s rc=0
+  for s in single lab; do
+    (cd "$top" && molecule test -s "$s") || rc=1
+  done
+  return $rc
+}
+
+tests/clean-stale.sh
+passed=0 failed=0 summary=()
+for layer in "${layers[@]}"; do
+  fn=layer_$layer
+  if ! declare -F "$fn" >/dev/null; then
+    echo "run-all: unknown layer '$layer' (allowed: lint unit sanity collection artifacts molecule)" >&2
+    exit 2
+  fi
+  echo "=== layer $layer ==="
+  start=$(date +%s)
+  "$fn" 2>&1 | tee "$logdir/$layer.log"
+  rc=${PIPESTATUS[0]}
+  secs=$(( $(date +%s) - start ))
+  if [ "$rc" -eq 0 ]; then
+    passed=$((passed + 1)); summary+=("layer $layer: passed in ${secs}s")
+  else
+    failed=$((failed + 1)); summary+=("layer $layer: FAILED (exit $rc) in ${secs}s, log $logdir/$layer.log")
+  fi
+done
+echo
+echo "=== summary ==="
+printf '%s\n' "${summary[@]}"
+echo "layers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
