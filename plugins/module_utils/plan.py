@@ -540,10 +540,12 @@ def _plan_default(hosts, opts, c, warnings):
             c['mr_heap_fraction'], reduce_mb),
         'yarn.app.mapreduce.am.command-opts': '%s x %d MB' % (c['mr_heap_fraction'], reduce_mb),
     })
-    if numbers['map_xmx'] == '-Xmx%dg' % (map_mb // 1024) and map_mb % 1024 == 0:
-        warnings.append('mapreduce.map.java.opts: %s equals the %d MB map container (0.8 x container rounded to '
-                        'the nearest GiB, as the seed did); a heap-heavy map task can exceed its container'
-                        % (numbers['map_xmx'], map_mb))
+    for key, size, xmx in (('mapreduce.map.java.opts', map_mb, numbers['map_xmx']),
+                           ('mapreduce.reduce.java.opts', reduce_mb, numbers['reduce_xmx']),
+                           ('yarn.app.mapreduce.am.command-opts', reduce_mb, numbers['am_xmx'])):
+        if parse_xmx_mb(xmx, key) >= size:
+            warnings.append('%s: %s equals the %d MB container (0.8 x container rounded to the nearest GiB, as '
+                            'the seed did); a task that fills its heap can exceed the container' % (key, xmx, size))
     return numbers, explain
 
 

@@ -1,0 +1,237 @@
+"""Tables of real machines with exact expected plans (the seed's first)."""
+
+import pytest
+
+from ansible_collections.bigdata.spark.plugins.module_utils import plan as P
+
+GIB_MB = 1024
+MASTER = ['namenode', 'resourcemanager', 'jobhistory', 'spark_history']
+WORKER = ['datanode', 'nodemanager']
+
+
+def cluster(n, cores, mem_gib, disks=4, master_on_first=True, **extra):
+    hosts = []
+    for i in range(1, n + 1):
+        roles = WORKER + (MASTER if (i == 1 and master_on_first) else [])
+        hosts.append(dict(name='node%d' % i, roles=roles, cores=cores, memory_mb=mem_gib * GIB_MB,
+                          disks=disks, **extra))
+    return hosts
+
+
+SEED = cluster(3, 192, 768)
+
+
+def test_seed_sql_heavy_exact():
+    """The seed 000 table: 3 x 192 cores / 768 GiB, 3e12 bytes of shuffle, sql_heavy."""
+    r = P.plan(SEED, workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
+    y, m, s = r['yarn_site'], r['mapred_site'], r['spark_defaults']
+    assert y['yarn.nodemanager.resource.cpu-vcores'] == '186'
+    assert y['yarn.nodemanager.resource.memory-mb'] == '737280'
+    assert y['yarn.scheduler.maximum-allocation-mb'] == '81920'
+    assert y['yarn.scheduler.minimum-allocation-mb'] == '1024'
+    assert y['yarn.scheduler.maximum-allocation-vcores'] == '186'
+    assert s['spark.executor.cores'] == '5'
+    assert s['spark.executor.instances'] == '108'
+    assert s['spark.executor.memory'] == '18g'
+    assert s['spark.executor.memoryOverhead'] == '2g'
+    assert s['spark.driver.memory'] == '64g'
+    assert s['spark.sql.shuffle.partitions'] == '12000'
+    assert s['spark.default.parallelism'] == '1080'
+    assert m['mapreduce.map.memory.mb'] == '2048'
+    assert m['mapreduce.map.java.opts'] == '-Xmx2g'
+    assert m['mapreduce.reduce.memory.mb'] == '4096'
+    assert m['mapreduce.reduce.java.opts'] == '-Xmx3g'
+    for host in ('node1', 'node2', 'node3'):
+        assert r['nodemanagers'][host] == {'yarn.nodemanager.resource.memory-mb': '737280',
+                                           'yarn.nodemanager.resource.cpu-vcores': '186'}
+
+
+def test_seed_default_workload_driver_32g():
+    r = P.plan(SEED, shuffle_data_bytes=3 * 10 ** 12)
+    assert r['spark_defaults']['spark.driver.memory'] == '32g'
+    assert r['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '49152'
+    assert r['spark_defaults']['spark.executor.instances'] == '108'
+
+
+def test_seed_hadoop_env_and_explain():
+    r = P.plan(SEED, workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
+    assert r['hadoop_env'] == {
+        'HADOOP_HEAPSIZE_MAX': '1g', 'HDFS_NAMENODE_OPTS': '-Xmx12g', 'HDFS_SECONDARYNAMENODE_OPTS': '-Xmx12g',
+        'HDFS_DATANODE_OPTS': '-Xmx3g', 'YARN_RESOURCEMANAGER_OPTS': '-Xmx6g', 'YARN_NODEMANAGER_OPTS': '-Xmx3g',
+        'MAPRED_HISTORYSERVER_OPTS': '-Xmx2g'}
+    assert r['spark_env'] == {'SPARK_DAEMON_MEMORY': '2g'}
+    for section in ('yarn_site', 'mapred_site', 'spark_defaults'):
+        for key in r[section]:
+            if key.endswith('cpu.vcores') or key == 'yarn.scheduler.minimum-allocation-vcores':
+                continue
+            assert key in r['explain'], key
+    assert '186' in r['explain']['nodemanagers.node1.yarn.nodemanager.resource.cpu-vcores'] or \
+        '192 CPUs' in r['explain']['nodemanagers.node1.yarn.nodemanager.resource.cpu-vcores']
+    assert '12000' in r['explain']['spark.sql.shuffle.partitions']
+    assert any(w.startswith('mapreduce.map.java.opts: -Xmx2g equals') for w in r['warnings'])
+
+
+@pytest.mark.parametrize('shape, kwargs, expected', [
+    # 16 cores / 64 GiB, 6 nodes (the Cloudera post's cluster) with the default profile
+    # 64 GiB: 8 GiB kept back -> 56 GiB; 4 GiB per core -> min(15 // 5, 56 // 20) = 2 executors of 28 GiB
+    ((6, 16, 64), {}, {'nm': '57344', 'vcores': '15', 'ec': '5', 'inst': '12', 'mem': '25g',
+                       'over': '3g', 'driver': '8g', 'maxalloc': '32768', 'map': '2048', 'mapx': '-Xmx2g',
+                       'red': '4096', 'redx': '-Xmx3g', 'parts': '120'}),
+    # small VM: 4 cores / 16 GiB, 3 nodes
+    ((3, 4, 16), {}, {'nm': '12288', 'vcores': '3', 'ec': '3', 'inst': '3', 'mem': '10g',
+                      'over': '2g', 'driver': '4g', 'maxalloc': '12288', 'map': '1024', 'mapx': '-Xmx819m',
+                      'red': '2048', 'redx': '-Xmx2g', 'parts': '18'}),
+    # 2 cores / 4 GiB single node
+    ((1, 2, 4), {}, {'nm': '3072', 'vcores': '1', 'ec': '1', 'inst': '1', 'mem': '2g',
+                     'over': '1g', 'driver': '1g', 'maxalloc': '3072', 'map': '256', 'mapx': '-Xmx204m',
+                     'red': '512', 'redx': '-Xmx409m', 'parts': '2'}),
+    # 64 cores / 256 GiB, 4 nodes, reserve the AM slot
+    ((4, 64, 256), {'reserve_am_slot': True}, {
+        'nm': '245760', 'vcores': '62', 'ec': '5', 'inst': '47', 'mem': '18g', 'over': '2g', 'driver': '32g',
+        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx2g', 'red': '4096', 'redx': '-Xmx3g', 'parts': '470'}),
+    # 96 cores / 384 GiB with executor_cores 4
+    ((2, 96, 384), {'executor_cores': 4}, {
+        'nm': '368640', 'vcores': '93', 'ec': '4', 'inst': '44', 'mem': '14g', 'over': '2g', 'driver': '32g',
+        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx2g', 'red': '4096', 'redx': '-Xmx3g', 'parts': '352'}),
+])
+def test_machine_table(shape, kwargs, expected):
+    r = P.plan(cluster(*shape), **kwargs)
+    y, m, s = r['yarn_site'], r['mapred_site'], r['spark_defaults']
+    got = {'nm': y['yarn.nodemanager.resource.memory-mb'], 'vcores': y['yarn.nodemanager.resource.cpu-vcores'],
+           'ec': s['spark.executor.cores'], 'inst': s['spark.executor.instances'],
+           'mem': s['spark.executor.memory'], 'over': s['spark.executor.memoryOverhead'],
+           'driver': s['spark.driver.memory'], 'maxalloc': y['yarn.scheduler.maximum-allocation-mb'],
+           'map': m['mapreduce.map.memory.mb'], 'mapx': m['mapreduce.map.java.opts'],
+           'red': m['mapreduce.reduce.memory.mb'], 'redx': m['mapreduce.reduce.java.opts'],
+           'parts': s['spark.sql.shuffle.partitions']}
+    assert got == expected
+    assert P.check_invariants(r) == []
+
+
+def test_heterogeneous_cluster_per_host_values():
+    hosts = cluster(2, 192, 768) + [dict(name='small', roles=WORKER, cores=32, memory_mb=128 * 1024, disks=2)]
+    r = P.plan(hosts)
+    assert r['nodemanagers']['small'] == {'yarn.nodemanager.resource.memory-mb': '122880',
+                                          'yarn.nodemanager.resource.cpu-vcores': '31'}
+    assert r['nodemanagers']['node1']['yarn.nodemanager.resource.memory-mb'] == '737280'
+    # executors are sized from the smallest NodeManager and counted per host
+    assert r['spark_defaults']['spark.executor.memory'] == '18g'
+    assert r['spark_defaults']['spark.executor.instances'] == str(2 * 36 + 6)
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '122880'
+
+
+LAB_HOSTS = [
+    dict(name='bd-master', roles=MASTER, cores=2, memory_mb=24 * 1024, memory_limit_mb=6 * 1024),
+    dict(name='bd-worker1', roles=WORKER, cores=2, memory_mb=24 * 1024, memory_limit_mb=5 * 1024),
+    dict(name='bd-worker2', roles=WORKER, cores=2, memory_mb=24 * 1024, memory_limit_mb=5 * 1024),
+]
+
+
+def test_lab_mode_two_workers_exact():
+    r = P.plan(LAB_HOSTS, lab={'nodes_per_machine': 3})
+    for nm in r['nodemanagers'].values():
+        assert nm == {'yarn.nodemanager.resource.memory-mb': '3840', 'yarn.nodemanager.resource.cpu-vcores': '2'}
+    s = r['spark_defaults']
+    assert (s['spark.executor.cores'], s['spark.executor.memory'], s['spark.executor.memoryOverhead'],
+            s['spark.executor.instances'], s['spark.driver.memory']) == ('1', '640m', '384m', '2', '1g')
+    m = r['mapred_site']
+    assert (m['mapreduce.map.memory.mb'], m['mapreduce.reduce.memory.mb'],
+            m['yarn.app.mapreduce.am.resource.mb']) == ('512', '1024', '1024')
+    assert r['yarn_site']['yarn.scheduler.minimum-allocation-mb'] == '512'
+    assert r['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx512m'
+    assert r['hadoop_env']['HDFS_DATANODE_OPTS'] == '-Xmx256m'
+    assert 'oversubscribe' in r['explain']['lab']
+    assert P.check_invariants(r) == []
+
+
+def test_lab_mode_without_memory_limit():
+    hosts = [dict(h, memory_limit_mb=None) for h in LAB_HOSTS]
+    r = P.plan(hosts, lab={'nodes_per_machine': 3})
+    assert r['nodemanagers']['bd-worker1']['yarn.nodemanager.resource.memory-mb'] == '6144'
+    assert r['spark_defaults']['spark.executor.instances'] == '2'
+
+
+def test_lab_jobs_fit():
+    """A Spark job (AM + 2 x 1-core executors) and an MR job (AM + 2 maps) fit the lab NodeManagers."""
+    r = P.plan(LAB_HOSTS, lab={'nodes_per_machine': 3})
+    nm = int(r['yarn_site']['yarn.nodemanager.resource.memory-mb'])
+    vcores = int(r['yarn_site']['yarn.nodemanager.resource.cpu-vcores'])
+    assert nm >= 2560 and vcores >= 2
+    executor = P.parse_size_mb(r['spark_defaults']['spark.executor.memory']) + 384
+    spark_am = 512 + 384
+    assert 2 * nm >= 2 * P._roundup(executor, 512) + P._roundup(spark_am, 512)
+    mr = int(r['mapred_site']['yarn.app.mapreduce.am.resource.mb']) + 2 * int(r['mapred_site']['mapreduce.map.memory.mb'])
+    assert 2 * nm >= mr
+
+
+@pytest.mark.parametrize('profile, expected', [
+    ('ambari', {'nm': '720896', 'vcores': '153', 'minalloc': '90112', 'map': '90112', 'red': '90112'}),
+    ('hdp', {'nm': '720896', 'vcores': '192', 'minalloc': '90112', 'map': '90112', 'red': '180224'}),
+    ('emr', {'nm': '778240', 'vcores': '192', 'minalloc': '32', 'map': '4032', 'red': '8064'}),
+    ('cloudera', {'nm': '785408', 'vcores': '191', 'minalloc': '1024', 'map': '1024', 'red': '1024'}),
+    ('dataproc', {'nm': '628992', 'vcores': '192', 'minalloc': '1024', 'map': '1024', 'red': '1024'}),
+    ('stock', {'nm': '8192', 'vcores': '8', 'minalloc': '1024', 'map': '1024', 'red': '1024'}),
+])
+def test_peer_profiles_on_seed(profile, expected):
+    r = P.plan(SEED, profile=profile)
+    y, m = r['yarn_site'], r['mapred_site']
+    got = {'nm': y['yarn.nodemanager.resource.memory-mb'], 'vcores': y['yarn.nodemanager.resource.cpu-vcores'],
+           'minalloc': y['yarn.scheduler.minimum-allocation-mb'], 'map': m['mapreduce.map.memory.mb'],
+           'red': m['mapreduce.reduce.memory.mb']}
+    assert got == expected
+    assert r['explain']['profile'].startswith(profile)
+
+
+def test_cloudera_profile_reproduces_the_post():
+    """6 nodes x 16 cores x 64 GB: 17 executors of 5 cores and 19 GB, as in the Cloudera post."""
+    r = P.plan(cluster(6, 16, 64), profile='cloudera')
+    s = r['spark_defaults']
+    assert (s['spark.executor.instances'], s['spark.executor.cores'], s['spark.executor.memory']) == ('17', '5', '19g')
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == str(63 * 1024)
+    assert r['yarn_site']['yarn.nodemanager.resource.cpu-vcores'] == '15'
+
+
+def test_emr_profile_matches_published_m5_xlarge():
+    """EMR publishes 12288 MB NodeManager, 3072 MB map, -Xmx2458m for m5.xlarge (4 vCPU, 16 GiB)."""
+    r = P.plan(cluster(2, 4, 16, master_on_first=False), profile='emr')
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '12288'
+    assert r['mapred_site']['mapreduce.map.memory.mb'] == '3072'
+    assert r['mapred_site']['mapreduce.map.java.opts'] == '-Xmx2457m'
+    assert r['mapred_site']['mapreduce.reduce.memory.mb'] == '6144'
+
+
+def test_ambari_zero_disks_gives_three_containers():
+    r = P.plan(cluster(1, 8, 32, disks=0), profile='ambari')
+    # 32 GiB: 6 GiB OS reserve -> 26624 MB / 3 containers = 8874 -> 8704 (multiple of 512)
+    assert r['yarn_site']['yarn.scheduler.minimum-allocation-mb'] == '8704'
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == str(3 * 8704)
+
+
+def test_overrides_win_and_are_explained():
+    r = P.plan(SEED, overrides={'spark.executor.instances': 100, 'spark.sql.shuffle.partitions': '6000'})
+    assert r['spark_defaults']['spark.executor.instances'] == '100'
+    assert r['explain']['spark.sql.shuffle.partitions'].startswith('overridden')
+
+
+def test_other_services_and_reservations():
+    r = P.plan(SEED, other_services=[{'name': 'hbase', 'memory_mb': 32768, 'vcores': 4}])
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == str(737280 - 32768)
+    assert r['yarn_site']['yarn.nodemanager.resource.cpu-vcores'] == '182'
+    r = P.plan(SEED, reservations={'memory_mb': 16384, 'vcores': 2})
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == str(752 * 1024)
+    assert r['yarn_site']['yarn.nodemanager.resource.cpu-vcores'] == '190'
+
+
+def test_host_from_facts_prefers_installed_memory():
+    facts = {'cpu': {'logical': 192}, 'memory': {'total_bytes': 790 * 10 ** 9, 'installed_bytes': 768 * 2 ** 30},
+             'disks': [{}, {}, {}, {}]}
+    host = P.host_from_facts('a', WORKER, facts)
+    assert (host['cores'], host['memory_mb'], host['disks']) == (192, 768 * 1024, 4)
+    r = P.plan([{'name': 'a', 'roles': WORKER, 'facts': facts}])
+    assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '737280'
+
+
+@pytest.mark.parametrize('mb, text', [(18432, '18g'), (640, '640m'), (1024, '1g'), (1536, '1536m'), (384, '384m')])
+def test_fmt_size(mb, text):
+    assert P.fmt_size(mb) == text
+    assert P.parse_size_mb(text) == mb
