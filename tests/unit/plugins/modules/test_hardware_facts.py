@@ -1,0 +1,149 @@
+"""hardware_facts against fake /proc and /sys trees, and once against this machine."""
+
+import json
+import os
+import sys
+
+import pytest
+
+from ansible_collections.bigdata.spark.plugins.modules import hardware_facts as H
+
+CPUINFO_X86 = ''.join(
+    'processor\t: %d\nmodel name\t: Fake EPYC 9454\nphysical id\t: %d\ncore id\t\t: %d\n'
+    'flags\t\t: fpu sse hypervisor\n\n' % (i, i // 8, (i % 8) // 2) for i in range(16))
+
+
+def write(root, path, text):
+    full = os.path.join(str(root), path.lstrip('/'))
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, 'w') as handle:
+        handle.write(text)
+
+
+@pytest.fixture
+def big(tmp_path):
+    """A 16-CPU, 2-socket, 2-NUMA host with 2 NVMe disks, one HDD, a 25G NIC and RDMA."""
+    r = tmp_path
+    write(r, '/proc/cpuinfo', CPUINFO_X86)
+    write(r, '/sys/devices/system/cpu/online', '0-15\n')
+    for i in range(16):
+        write(r, '/sys/devices/system/cpu/cpu%d/topology/core_id' % i, '%d\n' % ((i % 8) // 2))
+        write(r, '/sys/devices/system/cpu/cpu%d/topology/physical_package_id' % i, '%d\n' % (i // 8))
+    write(r, '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor', 'performance\n')
+    write(r, '/sys/devices/system/node/node0/cpulist', '0-7\n')
+    write(r, '/sys/devices/system/node/node1/cpulist', '8-15\n')
+    write(r, '/proc/meminfo', 'MemTotal:       65536000 kB\nMemFree:        1000 kB\n')
+    write(r, '/sys/devices/system/memory/block_size_bytes', '8000000\n')  # 128 MiB, hex
+    for i in range(512):
+        write(r, '/sys/devices/system/memory/memory%d/online' % i, '1\n')
+    write(r, '/sys/kernel/mm/transparent_hugepage/enabled', 'always [madvise] never\n')
+    write(r, '/sys/kernel/mm/transparent_hugepage/defrag', 'always defer [defer+madvise] madvise never\n')
+    write(r, '/sys/fs/cgroup/memory.max', 'max\n')
+    write(r, '/sys/fs/cgroup/cpu.max', 'max 100000\n')
+    for dev, sectors, rot in (('nvme0n1', 7501476528, 0), ('nvme1n1', 7501476528, 0), ('sda', 3907029168, 1),
+                              ('loop0', 1000, 0), ('sdb', 1000, 0)):
+        write(r, '/sys/block/%s/size' % dev, '%d\n' % sectors)
+        write(r, '/sys/block/%s/queue/rotational' % dev, '%d\n' % rot)
+    os.makedirs(str(r / 'sys/class/block/nvme0n1/nvme0n1p1'), exist_ok=True)
+    write(r, '/sys/class/block/nvme0n1/nvme0n1p1/partition', '1\n')
+    os.symlink(str(r / 'sys/class/block/nvme0n1/nvme0n1p1'), str(r / 'sys/class/block/nvme0n1p1'))
+    write(r, '/proc/mounts', '/dev/nvme0n1p1 /data/disk1 xfs rw 0 0\n/dev/nvme1n1 /data/disk2 xfs rw 0 0\n'
+                             'proc /proc proc rw 0 0\n')
+    for name, speed, mtu in (('lo', '', 65536), ('eth0', '25000', 9000), ('eth1', '-1', 1500)):
+        write(r, '/sys/class/net/%s/mtu' % name, '%d\n' % mtu)
+        write(r, '/sys/class/net/%s/speed' % name, speed + '\n')
+        write(r, '/sys/class/net/%s/operstate' % name, 'up\n')
+    os.makedirs(str(r / 'sys/class/infiniband/mlx5_0'))
+    write(r, '/sys/class/dmi/id/sys_vendor', 'QEMU\n')
+    write(r, '/sys/class/dmi/id/product_name', 'Standard PC (Q35 + ICH9, 2009)\n')
+    return str(r)
+
+
+def test_big_host_exact(big):
+    facts = H.gather(big, machine='x86_64', page_size=4096)
+    assert facts['cpu'] == {'logical': 16, 'physical_cores': 8, 'threads_per_core': 2, 'sockets': 2,
+                            'numa_nodes': 2, 'model': 'Fake EPYC 9454', 'architecture': 'x86_64',
+                            'governor': 'performance', 'cgroup_quota_cpus': None}
+    assert facts['memory'] == {'total_bytes': 65536000 * 1024, 'installed_bytes': 64 * 2 ** 30, 'page_size': 4096,
+                               'thp_enabled': 'madvise', 'thp_defrag': 'defer+madvise', 'cgroup_limit_bytes': None}
+    assert facts['disks'] == [
+        {'device': 'nvme0n1', 'size_bytes': 7501476528 * 512, 'rotational': False, 'type': 'nvme',
+         'mounts': ['/data/disk1']},
+        {'device': 'nvme1n1', 'size_bytes': 7501476528 * 512, 'rotational': False, 'type': 'nvme',
+         'mounts': ['/data/disk2']},
+        {'device': 'sda', 'size_bytes': 3907029168 * 512, 'rotational': True, 'type': 'hdd', 'mounts': []},
+    ]
+    assert facts['network'] == [{'name': 'eth0', 'speed_mbps': 25000, 'mtu': 9000, 'operstate': 'up'},
+                                {'name': 'eth1', 'speed_mbps': None, 'mtu': 1500, 'operstate': 'up'}]
+    assert facts['rdma'] == ['mlx5_0']
+    assert facts['virtualization'] == {'container': None, 'hypervisor': True, 'vendor': 'QEMU',
+                                       'product': 'Standard PC (Q35 + ICH9, 2009)'}
+    assert facts['missing'] == {}
+
+
+def test_podman_container_with_limits(tmp_path):
+    """Lab container: 2 CPUs, no topology, no cpufreq, no DMI, cgroup v2 limits."""
+    r = str(tmp_path)
+    write(r, '/proc/cpuinfo', 'processor\t: 0\nmodel name\t: X\n\nprocessor\t: 1\nmodel name\t: X\n\n')
+    write(r, '/proc/meminfo', 'MemTotal:       25165824 kB\n')
+    write(r, '/sys/fs/cgroup/memory.max', '%d\n' % (5 * 2 ** 30))
+    write(r, '/sys/fs/cgroup/cpu.max', '150000 100000\n')
+    write(r, '/run/.containerenv', '')
+    facts = H.gather(r, machine='aarch64', page_size=65536)
+    assert facts['cpu']['logical'] == 2
+    assert facts['cpu']['physical_cores'] == 2  # from cpuinfo (no core ids: one core per processor)
+    assert facts['cpu']['cgroup_quota_cpus'] == 1.5
+    assert facts['cpu']['governor'] is None
+    assert facts['memory']['cgroup_limit_bytes'] == 5 * 2 ** 30
+    assert facts['memory']['installed_bytes'] is None
+    assert facts['virtualization']['container'] == 'podman'
+    assert facts['disks'] == []
+    for key in ('cpu.governor', 'cpu.numa_nodes', 'memory.installed_bytes', 'memory.thp_enabled', 'disks',
+                'virtualization.vendor'):
+        assert key in facts['missing'], key
+    assert 'not present' in facts['missing']['cpu.governor']
+
+
+def test_cgroup_v1_unlimited_is_null(tmp_path):
+    r = str(tmp_path)
+    write(r, '/proc/meminfo', 'MemTotal:       1024 kB\n')
+    write(r, '/sys/fs/cgroup/memory/memory.limit_in_bytes', '9223372036854771712\n')
+    assert H.gather(r)['memory']['cgroup_limit_bytes'] is None
+
+
+def test_empty_root_never_crashes(tmp_path):
+    facts = H.gather(str(tmp_path / 'nothing'))
+    assert facts['cpu']['logical'] is None
+    assert facts['memory']['total_bytes'] is None
+    assert facts['disks'] == [] and facts['network'] == [] and facts['rdma'] == []
+    assert 'cpu.logical' in facts['missing'] and 'memory.total_bytes' in facts['missing']
+
+
+def test_cpu_list_count():
+    assert H._cpu_list_count('0-3,8,10-11\n') == 7
+    assert H._bracketed('always [madvise] never') == 'madvise'
+
+
+def test_real_machine():
+    facts = H.gather('/')
+    assert facts['cpu']['logical'] and facts['cpu']['logical'] >= 1
+    assert facts['memory']['total_bytes'] and facts['memory']['total_bytes'] > 0
+    json.dumps(facts)
+    # what this machine gives the planner
+    from ansible_collections.bigdata.spark.plugins.module_utils import plan as P
+    host = P.host_from_facts('here', ['nodemanager'], facts)
+    assert host['cores'] == facts['cpu']['logical']
+
+
+def test_module_main_returns_facts(monkeypatch, capsys, big):
+    from ansible.module_utils import basic
+    from ansible.module_utils.common.text.converters import to_bytes
+    args = json.dumps({'ANSIBLE_MODULE_ARGS': {'root': big, '_ansible_check_mode': True}})
+    monkeypatch.setattr(basic, '_ANSIBLE_ARGS', to_bytes(args))
+    monkeypatch.setattr(basic, '_ANSIBLE_PROFILE', 'legacy', raising=False)
+    with pytest.raises(SystemExit):
+        H.main()
+    out = json.loads(capsys.readouterr().out)
+    assert out['changed'] is False
+    assert out['ansible_facts']['bigdata_hardware']['cpu']['logical'] == 16
+    assert out['bigdata_hardware']['rdma'] == ['mlx5_0']
