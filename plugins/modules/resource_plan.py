@@ -1,0 +1,276 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: resource_plan
+short_description: Compute YARN, MapReduce, Spark and daemon-heap settings from hardware facts
+version_added: "0.1.0"
+description:
+  - Wraps the pure planner in C(plugins/module_utils/plan.py). Runs on the controller or any host, reads
+    nothing and changes nothing; C(changed) is always C(false) and check mode gives the same result.
+  - Every value comes with an explanation (the rule and the inputs) in RV(explain). The rules are in
+    C(docs/sizing.md) of the collection.
+  - Values are strings exactly as written into the files, for example C("737280") or C("18g").
+author:
+  - bigdata.spark developers
+options:
+  hosts:
+    description:
+      - The cluster's hosts. Each has C(name), C(roles) and either C(facts) (the C(bigdata_hardware) dict
+        returned by M(bigdata.spark.hardware_facts), or a hand-written subset) or C(cores), C(memory_mb)
+        and C(disks) given directly.
+      - Roles are C(namenode), C(secondarynamenode), C(journalnode), C(datanode), C(nodemanager),
+        C(resourcemanager), C(jobhistory), C(spark_history), C(zookeeper), C(client).
+    type: list
+    elements: dict
+    required: true
+    suboptions:
+      name:
+        description: Host name, as in the inventory.
+        type: str
+        required: true
+      roles:
+        description: The daemons this host runs; at least one.
+        type: list
+        elements: str
+        required: true
+      facts:
+        description:
+          - Hardware facts. Read keys are C(cpu.logical), C(memory.installed_bytes) (preferred),
+            C(memory.total_bytes), C(memory.cgroup_limit_bytes), C(disks) (a list), or the short forms
+            C(cores), C(memory_gib), C(memory_mb), C(disk_count), C(memory_limit_mb).
+        type: dict
+      cores:
+        description: Logical CPUs, when no O(hosts[].facts) are given.
+        type: int
+      memory_mb:
+        description: Memory in MiB, when no O(hosts[].facts) are given.
+        type: int
+      disks:
+        description: Number of data disks, when no O(hosts[].facts) are given.
+        type: int
+      memory_limit_mb:
+        description: Memory limit of the container the node runs in, in MiB.
+        type: int
+      reservations:
+        description: Per-host memory (C(memory_mb)) and cores (C(vcores)) kept back from YARN; overrides the rule.
+        type: dict
+  profile:
+    description:
+      - C(default) is this collection's rule. The others reproduce another tool's published rule for
+        comparison and benchmarks; see C(docs/sizing.md) for their sources.
+    type: str
+    default: default
+    choices: [default, ambari, hdp, emr, cloudera, dataproc, stock]
+  executor_cores:
+    description:
+      - Cores per Spark executor. Default 5 (1 in lab mode), lowered to the NodeManager vcores when
+        they are fewer. An explicit value above the vcores is an error.
+    type: int
+  workload:
+    description: C(sql_heavy) doubles the driver memory.
+    type: str
+    default: default
+    choices: [default, sql_heavy]
+  shuffle_data_bytes:
+    description: Expected shuffle volume in bytes; gives C(spark.sql.shuffle.partitions) at 250 MB per partition.
+    type: int
+  reserve_am_slot:
+    description: Leave one executor slot for the Spark ApplicationMaster.
+    type: bool
+    default: false
+  driver_deploy_mode:
+    description: C(cluster) makes the driver a YARN container, so the maximum allocation must hold it.
+    type: str
+    default: cluster
+    choices: [cluster, client]
+  reservations:
+    description: Memory (C(memory_mb)) and cores (C(vcores)) kept back from YARN on every NodeManager.
+    type: dict
+  other_services:
+    description:
+      - Other services sharing the nodes, each C({name, memory_mb, vcores, hosts}); their memory and cores
+        are taken from YARN on the listed hosts (all NodeManagers when C(hosts) is omitted).
+    type: list
+    elements: dict
+  lab:
+    description:
+      - Lab mode, for several nodes sharing one machine. C(nodes_per_machine) divides the machine's cores and
+        memory (C(machine_cores), C(machine_memory_mb) default to what the facts report); a container
+        memory limit in the facts caps the share. Values are tiny but valid; vcores may oversubscribe.
+    type: dict
+  overrides:
+    description:
+      - Property name to value; the user wins. An unknown name, or a value that breaks an invariant,
+        is an error.
+    type: dict
+  constants:
+    description: Changes to the default profile's constants (see C(DEFAULT_CONSTANTS) in the planner).
+    type: dict
+attributes:
+  check_mode:
+    support: full
+    description: The module computes only; check mode gives the same result.
+  diff_mode:
+    support: none
+    description: Nothing changes, so there is no diff.
+seealso:
+  - module: bigdata.spark.hardware_facts
+"""
+
+EXAMPLES = r"""
+- name: Plan the seed's 3-node cluster from facts given by hand
+  bigdata.spark.resource_plan:
+    workload: sql_heavy
+    shuffle_data_bytes: 3000000000000
+    hosts:
+      - name: node1
+        roles: [namenode, resourcemanager, datanode, nodemanager]
+        facts: {cpu: {logical: 192}, memory_gib: 768, disk_count: 4}
+      - name: node2
+        roles: [datanode, nodemanager]
+        facts: {cpu: {logical: 192}, memory_gib: 768, disk_count: 4}
+      - name: node3
+        roles: [datanode, nodemanager]
+        facts: {cpu: {logical: 192}, memory_gib: 768, disk_count: 4}
+  register: plan
+
+- name: Show where the executor memory comes from
+  ansible.builtin.debug:
+    msg: "{{ plan.spark_defaults['spark.executor.memory'] }}: {{ plan.explain['spark.executor.memory'] }}"
+
+- name: Plan the local lab, three containers on one machine
+  bigdata.spark.resource_plan:
+    lab:
+      nodes_per_machine: 3
+    hosts:
+      - name: bd-worker1
+        roles: [datanode, nodemanager]
+        facts: "{{ hostvars['bd-worker1'].bigdata_hardware }}"
+      - name: bd-worker2
+        roles: [datanode, nodemanager]
+        facts: "{{ hostvars['bd-worker2'].bigdata_hardware }}"
+
+- name: Compare with what Ambari's stack advisor would choose
+  bigdata.spark.resource_plan:
+    profile: ambari
+    hosts:
+      - {name: w1, roles: [nodemanager, datanode], cores: 16, memory_mb: 65536, disks: 4}
+"""
+
+RETURN = r"""
+profile:
+  description: The profile used.
+  returned: always
+  type: str
+  sample: default
+yarn_site:
+  description: yarn-site.xml properties.
+  returned: always
+  type: dict
+  sample: {"yarn.nodemanager.resource.memory-mb": "737280", "yarn.nodemanager.resource.cpu-vcores": "186",
+           "yarn.scheduler.minimum-allocation-mb": "1024", "yarn.scheduler.maximum-allocation-mb": "81920",
+           "yarn.scheduler.minimum-allocation-vcores": "1", "yarn.scheduler.maximum-allocation-vcores": "186"}
+mapred_site:
+  description: mapred-site.xml properties.
+  returned: always
+  type: dict
+  sample: {"mapreduce.map.memory.mb": "2048", "mapreduce.map.java.opts": "-Xmx2g",
+           "mapreduce.reduce.memory.mb": "4096", "mapreduce.reduce.java.opts": "-Xmx3g"}
+spark_defaults:
+  description: spark-defaults.conf properties.
+  returned: always
+  type: dict
+  sample: {"spark.executor.cores": "5", "spark.executor.instances": "108", "spark.executor.memory": "18g",
+           "spark.executor.memoryOverhead": "2g", "spark.driver.memory": "64g",
+           "spark.sql.shuffle.partitions": "12000"}
+hadoop_env:
+  description:
+    - Daemon heaps for hadoop-env.sh. C(HADOOP_HEAPSIZE_MAX) is a size for client commands; the
+      C(*_OPTS) values are JVM options holding C(-Xmx) for C(HDFS_NAMENODE_OPTS),
+      C(HDFS_SECONDARYNAMENODE_OPTS), C(HDFS_DATANODE_OPTS), C(YARN_RESOURCEMANAGER_OPTS),
+      C(YARN_NODEMANAGER_OPTS) and C(MAPRED_HISTORYSERVER_OPTS). Empty for the C(stock) profile.
+  returned: always
+  type: dict
+  sample: {"HADOOP_HEAPSIZE_MAX": "1g", "HDFS_NAMENODE_OPTS": "-Xmx12g", "HDFS_DATANODE_OPTS": "-Xmx3g"}
+spark_env:
+  description: spark-env.sh values; C(SPARK_DAEMON_MEMORY) is the history server heap.
+  returned: always
+  type: dict
+  sample: {"SPARK_DAEMON_MEMORY": "2g"}
+nodemanagers:
+  description: Per-host NodeManager memory and vcores, for heterogeneous clusters.
+  returned: always
+  type: dict
+  sample: {"node1": {"yarn.nodemanager.resource.memory-mb": "737280", "yarn.nodemanager.resource.cpu-vcores": "186"}}
+explain:
+  description: For every value, the rule and the inputs that produced it.
+  returned: always
+  type: dict
+  sample: {"spark.executor.instances": "36 executors per node summed over 3 NodeManager(s) = 108"}
+warnings:
+  description: Things the user should know about the plan (they are also emitted as Ansible warnings).
+  returned: always
+  type: list
+  elements: str
+  sample: []
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.bigdata.spark.plugins.module_utils.plan import PROFILES, PlanError, plan
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            hosts=dict(type='list', elements='dict', required=True, options=dict(
+                name=dict(type='str', required=True),
+                roles=dict(type='list', elements='str', required=True),
+                facts=dict(type='dict'),
+                cores=dict(type='int'),
+                memory_mb=dict(type='int'),
+                disks=dict(type='int'),
+                memory_limit_mb=dict(type='int'),
+                reservations=dict(type='dict'),
+            )),
+            profile=dict(type='str', default='default', choices=list(PROFILES)),
+            executor_cores=dict(type='int'),
+            workload=dict(type='str', default='default', choices=['default', 'sql_heavy']),
+            shuffle_data_bytes=dict(type='int'),
+            reserve_am_slot=dict(type='bool', default=False),
+            driver_deploy_mode=dict(type='str', default='cluster', choices=['cluster', 'client']),
+            reservations=dict(type='dict'),
+            other_services=dict(type='list', elements='dict'),
+            lab=dict(type='dict'),
+            overrides=dict(type='dict'),
+            constants=dict(type='dict'),
+        ),
+        supports_check_mode=True,
+    )
+    p = module.params
+    hosts = []
+    for host in p['hosts']:
+        hosts.append(dict((key, value) for key, value in host.items() if value is not None))
+    try:
+        result = plan(hosts, profile=p['profile'], executor_cores=p['executor_cores'], workload=p['workload'],
+                      shuffle_data_bytes=p['shuffle_data_bytes'], reserve_am_slot=p['reserve_am_slot'],
+                      driver_deploy_mode=p['driver_deploy_mode'], reservations=p['reservations'],
+                      other_services=p['other_services'], lab=p['lab'], overrides=p['overrides'],
+                      constants=p['constants'])
+    except PlanError as exc:
+        module.fail_json(msg=str(exc))
+    for warning in result['warnings']:
+        module.warn(warning)
+    module.exit_json(changed=False, **result)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,65 @@
+"""resource_plan module: options in, plan out, errors as fail_json, never changed."""
+
+import json
+
+import pytest
+from ansible.module_utils import basic
+from ansible.module_utils.common.text.converters import to_bytes
+
+from ansible_collections.bigdata.spark.plugins.modules import resource_plan as M
+
+SEED_HOSTS = [
+    {'name': 'node%d' % i, 'roles': ['datanode', 'nodemanager'] + (['namenode', 'resourcemanager'] if i == 1 else []),
+     'facts': {'cpu': {'logical': 192}, 'memory_gib': 768, 'disk_count': 4}} for i in (1, 2, 3)]
+
+
+def run(monkeypatch, capsys, **args):
+    args.setdefault('_ansible_check_mode', False)
+    monkeypatch.setattr(basic, '_ANSIBLE_ARGS', to_bytes(json.dumps({'ANSIBLE_MODULE_ARGS': args})))
+    monkeypatch.setattr(basic, '_ANSIBLE_PROFILE', 'legacy', raising=False)
+    with pytest.raises(SystemExit):
+        M.main()
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_seed(monkeypatch, capsys, check_mode):
+    out = run(monkeypatch, capsys, hosts=SEED_HOSTS, workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12,
+              _ansible_check_mode=check_mode)
+    assert out['changed'] is False
+    assert out['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '737280'
+    assert out['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '81920'
+    assert out['spark_defaults']['spark.executor.instances'] == '108'
+    assert out['spark_defaults']['spark.driver.memory'] == '64g'
+    assert out['nodemanagers']['node3']['yarn.nodemanager.resource.cpu-vcores'] == '186'
+    assert out['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx12g'
+    assert 'spark.executor.memory' in out['explain']
+    assert out['warnings']
+
+
+def test_hosts_given_directly_and_lab(monkeypatch, capsys):
+    hosts = [{'name': 'w%d' % i, 'roles': ['nodemanager', 'datanode'], 'cores': 2, 'memory_mb': 24576,
+              'memory_limit_mb': 5120} for i in (1, 2)]
+    hosts.append({'name': 'm', 'roles': ['namenode', 'resourcemanager'], 'cores': 2, 'memory_mb': 24576})
+    out = run(monkeypatch, capsys, hosts=hosts, lab={'nodes_per_machine': 3})
+    assert out['nodemanagers']['w1'] == {'yarn.nodemanager.resource.memory-mb': '3840',
+                                         'yarn.nodemanager.resource.cpu-vcores': '2'}
+    assert out['spark_defaults']['spark.executor.memory'] == '640m'
+
+
+@pytest.mark.parametrize('args, message', [
+    ({'profile': 'magic'}, 'value of profile must be one of'),
+    ({'executor_cores': 500}, 'executor_cores: 500 is more than the NodeManager vcores'),
+    ({'overrides': {'no.such.key': 1}}, "overrides: unknown property 'no.such.key'"),
+    ({'lab': {'nodes_per_machine': 0}}, 'lab.nodes_per_machine: must be >= 1'),
+])
+def test_errors_are_fail_json(monkeypatch, capsys, args, message):
+    out = run(monkeypatch, capsys, hosts=SEED_HOSTS, **args)
+    assert out['failed'] is True
+    assert message in out['msg']
+
+
+def test_host_without_roles(monkeypatch, capsys):
+    out = run(monkeypatch, capsys, hosts=[{'name': 'x', 'roles': [], 'cores': 4, 'memory_mb': 8192}])
+    assert out['failed'] is True
+    assert 'hosts[x].roles: a host needs at least one role' in out['msg']
