@@ -1,0 +1,866 @@
+#!/usr/bin/env python3
+"""Build hadoop-X.tar.gz and spark-Y-bin-hadoop3.tgz (+ .sha512) from Maven and the pyspark sdist.
+
+The jars are the real Apache jars: Hadoop's from a Maven repository (Central by default, or an
+internal proxy given with --maven-repo), Spark's from the pyspark sdist on PyPI. The launcher
+scripts in the Hadoop tarball's bin/ and libexec/ come from tools/dist/hadoop/ in this repository.
+See tools/dist/README.md.
+"""
+
+import argparse
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections import namedtuple
+from xml.sax.saxutils import escape
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(HERE)
+DIST_SRC = os.path.join(HERE, "dist")
+
+HADOOP_GROUP = "org.apache.hadoop"
+SPARK_GROUP = "org.apache.spark"
+DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
+SHADE_PLUGIN_VERSION = "3.5.1"
+
+# Cumulative layers of the Hadoop distribution: each layer's third-party jars that no earlier
+# layer needs go to share/hadoop/<layer>/lib. (artifactId, classifier) pairs.
+HADOOP_LAYERS = (
+    ("common", (("hadoop-common", ""), ("hadoop-auth", ""))),
+    ("hdfs", (("hadoop-hdfs", ""), ("hadoop-hdfs-client", ""))),
+    ("yarn", (
+        ("hadoop-yarn-api", ""),
+        ("hadoop-yarn-common", ""),
+        ("hadoop-yarn-client", ""),
+        ("hadoop-yarn-server-common", ""),
+        ("hadoop-yarn-server-nodemanager", ""),
+        ("hadoop-yarn-server-resourcemanager", ""),
+        ("hadoop-yarn-server-web-proxy", ""),
+        ("hadoop-yarn-server-applicationhistoryservice", ""),
+    )),
+    ("mapreduce", (
+        ("hadoop-mapreduce-client-core", ""),
+        ("hadoop-mapreduce-client-common", ""),
+        ("hadoop-mapreduce-client-app", ""),
+        ("hadoop-mapreduce-client-jobclient", ""),
+        ("hadoop-mapreduce-client-jobclient", "tests"),
+        ("hadoop-mapreduce-client-shuffle", ""),
+        ("hadoop-mapreduce-client-hs", ""),
+        ("hadoop-mapreduce-examples", ""),
+    )),
+    ("tools", (("hadoop-distcp", ""), ("hadoop-archives", ""))),
+)
+
+# Artifacts used only while building: hadoop-hdfs's tests jar carries the HDFS web apps
+# (webapps/hdfs, datanode, secondary, journal, static) that the main jar lacks.
+HADOOP_BUILD_ONLY = (("hadoop-hdfs", "tests"),)
+
+# Third-party jars never shipped: slf4j bindings other than Hadoop 3.3's slf4j-reload4j, and the
+# log4j 1.2.17 that reload4j replaces.
+FORBIDDEN_JARS = (
+    ("log4j", "log4j"),
+    ("org.slf4j", "slf4j-log4j12"),
+    ("org.slf4j", "slf4j-simple"),
+    ("org.slf4j", "slf4j-jdk14"),
+    ("ch.qos.logback", "logback-classic"),
+    ("org.apache.logging.log4j", "log4j-slf4j-impl"),
+    ("org.apache.logging.log4j", "log4j-slf4j2-impl"),
+)
+SLF4J_BINDINGS = {"slf4j-reload4j", "slf4j-log4j12", "slf4j-simple", "slf4j-jdk14",
+                  "logback-classic", "log4j-slf4j-impl", "log4j-slf4j2-impl"}
+
+# What goes into the shaded YARN shuffle jar besides Spark's network modules, and what gets
+# relocated under org.sparkproject so it cannot clash with the NodeManager's own copies
+# (Hadoop 3.3.6 ships older netty, jackson, protobuf, gson and metrics-core).
+SHUFFLE_EXCLUDES = (
+    "org.scala-lang:*", "org.slf4j:*", "org.apache.logging.log4j:*", "com.google.code.findbugs:*",
+    "com.thoughtworks.paranamer:*", "com.fasterxml.jackson.module:*", "org.apache.commons:commons-text",
+    "org.apache.spark:spark-common-utils_*", "org.apache.spark:spark-tags_*", "org.apache.hadoop:*",
+    "com.google.guava:*",
+)
+SHUFFLE_RELOCATIONS = (
+    "io.netty", "com.fasterxml.jackson", "com.google.protobuf", "com.google.gson",
+    "com.google.crypto.tink", "org.joda.time", "com.codahale.metrics", "org.apache.commons.lang3",
+)
+SHUFFLE_SERVICE_CLASS = "org/apache/spark/network/yarn/YarnShuffleService.class"
+
+ARCHES = ("x86_64", "aarch64")
+
+Artifact = namedtuple("Artifact", "group artifact type classifier version scope path")
+
+
+class BuildError(Exception):
+    """A build step failed with a message the user can act on."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Pure helpers (unit-tested in tests/unit/tools/test_build_dist.py)
+# ---------------------------------------------------------------------------------------------
+
+def hadoop_tarball_name(version, arch):
+    """Apache's names: hadoop-V.tar.gz for x86_64, hadoop-V-aarch64.tar.gz for aarch64."""
+    if arch not in ARCHES:
+        raise BuildError("unknown --arch %r (choose from %s)" % (arch, ", ".join(ARCHES)))
+    return "hadoop-%s.tar.gz" % version if arch == "x86_64" else "hadoop-%s-aarch64.tar.gz" % version
+
+
+def spark_tarball_name(version):
+    return "spark-%s-bin-hadoop3.tgz" % version
+
+
+def dependency_xml(group, artifact, version, classifier="", exclude_all=False, indent="    "):
+    parts = ["<dependency>",
+             "<groupId>%s</groupId>" % escape(group),
+             "<artifactId>%s</artifactId>" % escape(artifact),
+             "<version>%s</version>" % escape(version)]
+    if classifier:
+        parts.append("<classifier>%s</classifier>" % escape(classifier))
+    if exclude_all:
+        parts.append("<exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId>"
+                     "</exclusion></exclusions>")
+    parts.append("</dependency>")
+    return indent + "".join(parts)
+
+
+def _pom(artifact_id, body, packaging="pom"):
+    return "\n".join([
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<!-- generated by tools/build_dist.py -->",
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">',
+        "  <modelVersion>4.0.0</modelVersion>",
+        "  <groupId>bigdata.spark.build</groupId>",
+        "  <artifactId>%s</artifactId>" % artifact_id,
+        "  <version>1</version>",
+        "  <packaging>%s</packaging>" % packaging,
+        "  <properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>",
+        body,
+        "</project>",
+        "",
+    ])
+
+
+def hadoop_layer_poms(version, layers=HADOOP_LAYERS, build_only=HADOOP_BUILD_ONLY):
+    """Return {module_dir: pom_text} for a reactor with one module per cumulative layer.
+
+    Every module imports hadoop-project's dependencyManagement, so the third-party versions are
+    the ones Apache built Hadoop with (and the official tarball ships).
+    """
+    bom = ("  <dependencyManagement><dependencies>\n%s\n  </dependencies></dependencyManagement>"
+           % dependency_xml(HADOOP_GROUP, "hadoop-project", version).replace(
+               "</version>", "</version><type>pom</type><scope>import</scope>"))
+    poms = {}
+    modules = []
+    cumulative = []
+    for name, artifacts in layers:
+        cumulative.extend(artifacts)
+        deps = "\n".join(dependency_xml(HADOOP_GROUP, a, version, c) for a, c in cumulative)
+        poms["layer-%s" % name] = _pom("layer-%s" % name,
+                                       bom + "\n  <dependencies>\n%s\n  </dependencies>" % deps)
+        modules.append("layer-%s" % name)
+    deps = "\n".join(dependency_xml(HADOOP_GROUP, a, version, c, exclude_all=True) for a, c in build_only)
+    poms["build-only"] = _pom("build-only", "  <dependencies>\n%s\n  </dependencies>" % deps)
+    modules.append("build-only")
+    poms["."] = _pom("hadoop-dist-reactor", "  <modules>\n%s\n  </modules>" % "\n".join(
+        "    <module>%s</module>" % m for m in modules))
+    return poms
+
+
+def shuffle_pom(spark_version, yarn_classes_version, scala):
+    """A pom whose `package` builds the shaded YARN shuffle jar like Spark's common/network-yarn."""
+    deps = "\n".join([
+        dependency_xml(SPARK_GROUP, "spark-network-yarn_%s" % scala, yarn_classes_version, exclude_all=True),
+        dependency_xml(SPARK_GROUP, "spark-network-shuffle_%s" % scala, spark_version),
+    ])
+    excludes = "\n".join("              <exclude>%s</exclude>" % e for e in SHUFFLE_EXCLUDES)
+    relocations = "\n".join(
+        "              <relocation><pattern>%s</pattern><shadedPattern>org.sparkproject.%s</shadedPattern>"
+        "</relocation>" % (p, p) for p in SHUFFLE_RELOCATIONS)
+    build = """  <dependencies>
+%s
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-shade-plugin</artifactId>
+        <version>%s</version>
+        <executions>
+          <execution>
+            <phase>package</phase>
+            <goals><goal>shade</goal></goals>
+            <configuration>
+              <createDependencyReducedPom>false</createDependencyReducedPom>
+              <outputFile>${project.build.directory}/yarn-shuffle.jar</outputFile>
+              <artifactSet><excludes>
+%s
+              </excludes></artifactSet>
+              <filters><filter><artifact>*:*</artifact><excludes>
+                <exclude>META-INF/*.SF</exclude><exclude>META-INF/*.DSA</exclude>
+                <exclude>META-INF/*.RSA</exclude><exclude>module-info.class</exclude>
+                <exclude>META-INF/versions/*/module-info.class</exclude>
+              </excludes></filter></filters>
+              <relocations>
+%s
+              </relocations>
+              <transformers>
+                <transformer implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
+              </transformers>
+            </configuration>
+          </execution>
+        </executions>
+      </plugin>
+    </plugins>
+  </build>""" % (deps, SHADE_PLUGIN_VERSION, excludes, relocations)
+    return _pom("spark-yarn-shuffle", build, packaging="jar")
+
+
+def maven_settings(repo_url):
+    """settings.xml that sends every repository request to repo_url (an internal proxy)."""
+    return "\n".join([
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<!-- generated by tools/build_dist.py for --maven-repo -->",
+        '<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">',
+        "  <mirrors>",
+        "    <mirror>",
+        "      <id>build-dist-mirror</id>",
+        "      <mirrorOf>*</mirrorOf>",
+        "      <url>%s</url>" % escape(repo_url),
+        "    </mirror>",
+        "  </mirrors>",
+        "</settings>",
+        "",
+    ])
+
+
+def parse_dependency_list(text):
+    """Parse `mvn dependency:list -DoutputAbsoluteArtifactFilename=true` output into Artifacts."""
+    result = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("The following") or ":" not in line:
+            continue
+        line = line.split(" -- ", 1)[0].strip()
+        parts = line.split(":")
+        if len(parts) == 7:
+            group, artifact, typ, classifier, version, scope, path = parts
+        elif len(parts) == 6:
+            group, artifact, typ, version, scope, path = parts
+            classifier = ""
+        else:
+            continue
+        result.append(Artifact(group, artifact, typ, classifier, version, scope, path))
+    return result
+
+
+def hadoop_component(artifact):
+    """The share/hadoop dir of one of Hadoop's own jars, or None for a third-party/lib jar."""
+    if artifact.group != HADOOP_GROUP:
+        return None
+    name = artifact.artifact
+    if name in ("hadoop-common", "hadoop-registry", "hadoop-nfs", "hadoop-kms"):
+        return "common"
+    if name.startswith("hadoop-hdfs"):
+        return "hdfs"
+    if name.startswith("hadoop-yarn"):
+        return "yarn"
+    if name.startswith("hadoop-mapreduce"):
+        return "mapreduce"
+    if name in ("hadoop-distcp", "hadoop-archives"):
+        return "tools/lib"
+    return None
+
+
+def jar_file_name(artifact):
+    base = "%s-%s" % (artifact.artifact, artifact.version)
+    if artifact.classifier:
+        base += "-" + artifact.classifier
+    return base + ".jar"
+
+
+def assign_hadoop_layout(layer_lists):
+    """Place jars: [(layer, [Artifact])] cumulative lists -> {relative dir: [Artifact]}.
+
+    Hadoop's own jars go to their component dir; a third-party jar goes to the lib dir of the first
+    layer that needs it. The version is always the one the largest (last) layer resolved, so one
+    classpath never holds two versions of a jar.
+    """
+    final = {}
+    for art in layer_lists[-1][1]:
+        final[(art.group, art.artifact, art.classifier)] = art
+    placed = {}
+    layout = {}
+    for layer, arts in layer_lists:
+        for art in arts:
+            key = (art.group, art.artifact, art.classifier)
+            if key in placed or art.type != "jar":
+                continue
+            chosen = final.get(key, art)
+            component = hadoop_component(chosen)
+            if component is not None:
+                target = "share/hadoop/%s" % component
+            elif layer == "tools":
+                target = "share/hadoop/tools/lib"
+            else:
+                target = "share/hadoop/%s/lib" % layer
+            placed[key] = target
+            layout.setdefault(target, []).append(chosen)
+    for target in layout:
+        layout[target].sort(key=jar_file_name)
+    return layout
+
+
+def layout_problems(layout):
+    """Return a list of readable problems: forbidden jars, several slf4j bindings, duplicates."""
+    problems = []
+    seen = {}
+    bindings = []
+    for target, arts in sorted(layout.items()):
+        for art in arts:
+            if (art.group, art.artifact) in FORBIDDEN_JARS:
+                problems.append("forbidden jar %s in %s" % (jar_file_name(art), target))
+            if art.artifact in SLF4J_BINDINGS:
+                bindings.append(jar_file_name(art))
+            key = (art.group, art.artifact, art.classifier)
+            if key in seen and not target.startswith("share/hadoop/tools"):
+                problems.append("%s:%s twice (%s and %s)" % (art.group, art.artifact, seen[key], target))
+            seen.setdefault(key, target)
+    if len(bindings) > 1:
+        problems.append("several slf4j bindings: %s" % ", ".join(sorted(bindings)))
+    return problems
+
+
+def sha512_line(digest, file_name):
+    """One line in `sha512sum` format, which `sha512sum -c` and Ansible's checksum both accept."""
+    return "%s  %s\n" % (digest, file_name)
+
+
+def parse_sha512_file(text):
+    """Return the hex digest from a .sha512 file in sha512sum or Apache `gpg --print-md` format."""
+    text = text.strip()
+    m = re.match(r"^([0-9a-fA-F]{128})\s", text + " ")
+    if m:
+        return m.group(1).lower()
+    # Apache's older format: "name: 0123 4567 ..." possibly spread over lines.
+    if ":" in text:
+        hexpart = re.sub(r"\s+", "", text.split(":", 1)[1])
+        if re.fullmatch(r"[0-9a-fA-F]{128}", hexpart):
+            return hexpart.lower()
+    raise BuildError("cannot read a SHA-512 digest from: %r" % text[:80])
+
+
+def inputs_fingerprint(inputs):
+    """A stable digest of everything a tarball is built from."""
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
+
+
+def netty_native_rename(name, prefix="org_sparkproject_"):
+    """Netty relocated under org.sparkproject looks for its native libraries under a prefixed name."""
+    m = re.match(r"^META-INF/native/(lib)?(netty_.*)$", name)
+    if not m:
+        return name
+    return "META-INF/native/%s%s%s" % (m.group(1) or "", prefix, m.group(2))
+
+
+# ---------------------------------------------------------------------------------------------
+# I/O
+# ---------------------------------------------------------------------------------------------
+
+def log(msg):
+    print("build_dist: %s" % msg, flush=True)
+
+
+def sha512_of(path):
+    h = hashlib.sha512()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def files_digest(paths):
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(p.encode())
+        with open(p, "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def tree_files(root):
+    out = []
+    for d, _, files in os.walk(root):
+        out.extend(os.path.join(d, f) for f in files)
+    return out
+
+
+class Maven:
+    def __init__(self, repo_url, local_repo, settings, work):
+        self.repo_url = repo_url
+        self.local_repo = local_repo
+        self.settings = settings
+        self.work = work
+
+    def run(self, args, cwd):
+        cmd = ["mvn", "-B", "-q"]
+        if self.repo_url:
+            path = os.path.join(self.work, "settings.xml")
+            with open(path, "w") as f:
+                f.write(maven_settings(self.repo_url))
+            cmd += ["-s", path]
+        elif self.settings:
+            cmd += ["-s", self.settings]
+        if self.local_repo:
+            cmd.append("-Dmaven.repo.local=%s" % self.local_repo)
+        cmd += args
+        log("running %s (in %s)" % (" ".join(cmd), cwd))
+        proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if proc.returncode != 0:
+            tail = "\n".join(proc.stdout.splitlines()[-30:])
+            raise BuildError("mvn failed (exit %d):\n%s" % (proc.returncode, tail))
+        return proc.stdout
+
+
+def write_poms(root, poms):
+    for rel, text in poms.items():
+        d = os.path.join(root, rel)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "pom.xml"), "w") as f:
+            f.write(text)
+
+
+def resolve_hadoop(mvn, version, work):
+    root = os.path.join(work, "hadoop-reactor")
+    shutil.rmtree(root, ignore_errors=True)
+    poms = hadoop_layer_poms(version)
+    write_poms(root, poms)
+    mvn.run(["%s:list" % DEPENDENCY_PLUGIN, "-DincludeScope=runtime",
+             "-DoutputAbsoluteArtifactFilename=true", "-DoutputFile=deps.txt"], root)
+    layers = []
+    for name, _ in HADOOP_LAYERS:
+        with open(os.path.join(root, "layer-%s" % name, "deps.txt")) as f:
+            layers.append((name, parse_dependency_list(f.read())))
+    with open(os.path.join(root, "build-only", "deps.txt")) as f:
+        build_only = parse_dependency_list(f.read())
+    return layers, build_only
+
+
+class TarWriter:
+    """A reproducible gzip'd tar: sorted entries, fixed mtime, root-owned."""
+
+    def __init__(self, path, mtime):
+        self.path = path
+        self.mtime = mtime
+        self.tmp = path + ".part"
+        self.raw = open(self.tmp, "wb")
+        self.gz = gzip.GzipFile(filename="", mode="wb", fileobj=self.raw, mtime=mtime, compresslevel=6)
+        self.tar = tarfile.open(fileobj=self.gz, mode="w", format=tarfile.PAX_FORMAT)
+        self.dirs = set()
+
+    def _info(self, name, mode, size=0, kind=tarfile.REGTYPE):
+        ti = tarfile.TarInfo(name)
+        ti.mode = mode
+        ti.mtime = self.mtime
+        ti.uid = ti.gid = 0
+        ti.uname = ti.gname = "root"
+        ti.type = kind
+        ti.size = size
+        return ti
+
+    def add_dir(self, name):
+        name = name.rstrip("/")
+        if not name or name in self.dirs:
+            return
+        parent = os.path.dirname(name)
+        if parent:
+            self.add_dir(parent)
+        self.dirs.add(name)
+        self.tar.addfile(self._info(name, 0o755, kind=tarfile.DIRTYPE))
+
+    def add_bytes(self, name, data, mode=0o644):
+        self.add_dir(os.path.dirname(name))
+        self.tar.addfile(self._info(name, mode, size=len(data)), io.BytesIO(data))
+
+    def add_file(self, name, src, mode=None):
+        self.add_dir(os.path.dirname(name))
+        if mode is None:
+            mode = 0o755 if os.access(src, os.X_OK) else 0o644
+        size = os.path.getsize(src)
+        with open(src, "rb") as f:
+            self.tar.addfile(self._info(name, mode, size=size), f)
+
+    def close(self):
+        self.tar.close()
+        self.gz.close()
+        self.raw.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self):
+        try:
+            self.tar.close()
+            self.gz.close()
+            self.raw.close()
+        finally:
+            if os.path.exists(self.tmp):
+                os.unlink(self.tmp)
+
+
+def zip_member(jar, member):
+    with zipfile.ZipFile(jar) as z:
+        return z.read(member)
+
+
+def write_checksum(tarball):
+    digest = sha512_of(tarball)
+    with open(tarball + ".sha512", "w") as f:
+        f.write(sha512_line(digest, os.path.basename(tarball)))
+    return digest
+
+
+def up_to_date(tarball, fingerprint):
+    """True when the tarball, its .sha512 and the recorded inputs all still match."""
+    stamp = stamp_path(tarball)
+    if not (os.path.exists(tarball) and os.path.exists(tarball + ".sha512") and os.path.exists(stamp)):
+        return False
+    try:
+        with open(stamp) as f:
+            if json.load(f).get("fingerprint") != fingerprint:
+                return False
+        with open(tarball + ".sha512") as f:
+            expected = parse_sha512_file(f.read())
+    except (ValueError, BuildError, OSError):
+        return False
+    return sha512_of(tarball) == expected
+
+
+def stamp_path(tarball):
+    return os.path.join(os.path.dirname(tarball), ".%s.inputs.json" % os.path.basename(tarball))
+
+
+def write_stamp(tarball, inputs, fingerprint):
+    with open(stamp_path(tarball), "w") as f:
+        json.dump({"fingerprint": fingerprint, "inputs": inputs}, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
+def builder_digest():
+    return files_digest([os.path.abspath(__file__)] + tree_files(DIST_SRC))
+
+
+# ---------------------------------------------------------------------------------------------
+# Hadoop
+# ---------------------------------------------------------------------------------------------
+
+HADOOP_README = """Apache Hadoop {version}, repackaged for the bigdata.spark Ansible collection.
+
+The jars under share/hadoop are the unmodified Apache Hadoop {version} jars and their runtime
+dependencies, as published to Maven, laid out as in the official binary tarball. The launchers
+in bin/ and libexec/ and the files in etc/hadoop are NOT Apache's: they were written for
+bigdata.spark (tools/dist/hadoop in the collection) and support the subcommands its roles and
+users need. Every daemon runs in the foreground; there are no sbin/start-*.sh scripts.
+
+Not included: lib/native (libhadoop; the pure-Java code paths are used, `hadoop checknative`
+says so), the HDFS NFS gateway, router-based federation, KMS, the timeline service v2, the
+cloud connectors and the documentation.
+
+Built for: {arch}. Jars: {jar_count}. Built by tools/build_dist.py.
+"""
+
+
+def build_hadoop(args, mvn, work):
+    name = hadoop_tarball_name(args.hadoop_version, args.arch)
+    tarball = os.path.join(args.out, name)
+    inputs = {
+        "kind": "hadoop",
+        "hadoop_version": args.hadoop_version,
+        "arch": args.arch,
+        "maven_repo": args.maven_repo or "default",
+        "builder": builder_digest(),
+    }
+    fingerprint = inputs_fingerprint(inputs)
+    if up_to_date(tarball, fingerprint):
+        log("%s up to date" % name)
+        return tarball
+
+    layers, build_only = resolve_hadoop(mvn, args.hadoop_version, work)
+    layout = assign_hadoop_layout(layers)
+    problems = layout_problems(layout)
+    if problems:
+        raise BuildError("Hadoop jar layout problems:\n  " + "\n  ".join(problems))
+    hdfs_tests = [a for a in build_only if a.artifact == "hadoop-hdfs" and a.classifier == "tests"]
+    common = [a for a in layers[0][1] if a.artifact == "hadoop-common" and not a.classifier]
+    if not hdfs_tests or not common:
+        raise BuildError("hadoop-hdfs:tests or hadoop-common did not resolve")
+
+    top = "hadoop-%s" % args.hadoop_version
+    jar_count = sum(len(v) for v in layout.values())
+    writer = TarWriter(tarball, mtime=0)
+    try:
+        src = os.path.join(DIST_SRC, "hadoop")
+        for rel in sorted(os.path.relpath(p, src) for p in tree_files(src)):
+            writer.add_file("%s/%s" % (top, rel), os.path.join(src, rel),
+                            mode=0o755 if rel.startswith(("bin/", "libexec/")) and not rel.endswith(".txt")
+                            else 0o644)
+        for d in ("share/hadoop/common/lib", "share/hadoop/hdfs/lib", "share/hadoop/yarn/lib",
+                  "share/hadoop/mapreduce", "share/hadoop/tools/lib"):
+            writer.add_dir("%s/%s" % (top, d))
+        for target in sorted(layout):
+            for art in layout[target]:
+                writer.add_file("%s/%s/%s" % (top, target, jar_file_name(art)), art.path, mode=0o644)
+        # HDFS web apps, where the official tarball has them (share/hadoop/hdfs is on the classpath).
+        with zipfile.ZipFile(hdfs_tests[0].path) as z:
+            for info in sorted(z.infolist(), key=lambda i: i.filename):
+                if info.filename.startswith("webapps/") and not info.is_dir():
+                    writer.add_bytes("%s/share/hadoop/hdfs/%s" % (top, info.filename), z.read(info))
+        writer.add_bytes("%s/LICENSE.txt" % top, zip_member(common[0].path, "META-INF/LICENSE.txt"))
+        writer.add_bytes("%s/NOTICE.txt" % top, zip_member(common[0].path, "META-INF/NOTICE.txt"))
+        writer.add_bytes("%s/README.txt" % top, HADOOP_README.format(
+            version=args.hadoop_version, arch=args.arch, jar_count=jar_count).encode())
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    digest = write_checksum(tarball)
+    write_stamp(tarball, inputs, fingerprint)
+    log("wrote %s (%d jars, %.0f MB, sha512 %s...)" % (
+        tarball, jar_count, os.path.getsize(tarball) / 1e6, digest[:16]))
+    return tarball
+
+
+# ---------------------------------------------------------------------------------------------
+# Spark
+# ---------------------------------------------------------------------------------------------
+
+SPARK_README = """# Apache Spark {version} (bin-hadoop3), repackaged for the bigdata.spark Ansible collection
+
+`jars/`, `bin/`, `sbin/`, `python/`, `data/`, `examples/src/main/python` and `licenses/` are the
+unmodified files of the Apache pyspark {version} source distribution (which carries the same jars
+as the official spark-{version}-bin-hadoop3 tarball). `yarn/spark-{version}-yarn-shuffle.jar` is
+the YARN external shuffle service, shaded here from Spark's Maven artifacts (network classes from
+spark-network-yarn {yarn_classes_version}). `conf/` holds short templates written for
+bigdata.spark. Built by tools/build_dist.py.
+
+Not included: `sbin/start-master.sh` and the other standalone scripts (the pyspark sdist only
+has the history-server ones; run `bin/spark-class org.apache.spark.deploy.master.Master` under a
+supervisor instead), R, kubernetes/ and the Scala/Java examples jar.
+"""
+
+
+def resolve_shuffle_classes_version(mvn, args, work):
+    """spark-network-yarn for the wanted version, else the newest one of the same x.y line."""
+    wanted = args.spark_version
+    candidates = [wanted]
+    if args.shuffle_classes_version:
+        candidates = [args.shuffle_classes_version]
+    else:
+        major_minor, _, patch = wanted.rpartition(".")
+        if patch.isdigit():
+            candidates += ["%s.%d" % (major_minor, p) for p in range(int(patch) - 1, -1, -1)]
+    probe = os.path.join(work, "probe")
+    os.makedirs(probe, exist_ok=True)
+    for version in candidates:
+        try:
+            mvn.run(["%s:get" % DEPENDENCY_PLUGIN,
+                     "-Dartifact=%s:spark-network-yarn_%s:%s" % (SPARK_GROUP, args.scala, version),
+                     "-Dtransitive=false"], probe)
+        except BuildError:
+            log("spark-network-yarn_%s:%s is not in the Maven repository" % (args.scala, version))
+            continue
+        if version != wanted:
+            log("WARNING: using the YARN shuffle service classes of spark-network-yarn %s "
+                "(%s is not published); network-common/shuffle stay at %s" % (version, wanted, wanted))
+        return version
+    raise BuildError("no spark-network-yarn_%s artifact among %s" % (args.scala, ", ".join(candidates)))
+
+
+def build_shuffle_jar(mvn, args, work, yarn_classes_version):
+    root = os.path.join(work, "shuffle")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    with open(os.path.join(root, "pom.xml"), "w") as f:
+        f.write(shuffle_pom(args.spark_version, yarn_classes_version, args.scala))
+    mvn.run(["package"], root)
+    shaded = os.path.join(root, "target", "yarn-shuffle.jar")
+    fixed = os.path.join(root, "target", "spark-%s-yarn-shuffle.jar" % args.spark_version)
+    # Rename netty's native libraries for the relocated package, as Spark's own build does.
+    with zipfile.ZipFile(shaded) as zin, zipfile.ZipFile(fixed, "w", zipfile.ZIP_DEFLATED) as zout:
+        names = set()
+        for info in zin.infolist():
+            new = netty_native_rename(info.filename)
+            if new in names:
+                continue
+            names.add(new)
+            info2 = zipfile.ZipInfo(new, date_time=(1980, 1, 1, 0, 0, 0))
+            info2.external_attr = info.external_attr
+            info2.compress_type = zipfile.ZIP_DEFLATED
+            zout.writestr(info2, zin.read(info))
+    with zipfile.ZipFile(fixed) as z:
+        if SHUFFLE_SERVICE_CLASS not in z.namelist():
+            raise BuildError("the shuffle jar lacks %s" % SHUFFLE_SERVICE_CLASS)
+    return fixed
+
+
+def pyspark_sdist(args):
+    if args.pyspark_sdist:
+        if not os.path.isfile(args.pyspark_sdist):
+            raise BuildError("--pyspark-sdist %s does not exist" % args.pyspark_sdist)
+        return args.pyspark_sdist
+    cache = args.cache
+    path = os.path.join(cache, "pyspark-%s.tar.gz" % args.spark_version)
+    if not os.path.exists(path):
+        os.makedirs(cache, exist_ok=True)
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+               "-d", cache, "pyspark==%s" % args.spark_version]
+        log("running %s" % " ".join(cmd))
+        if subprocess.run(cmd).returncode != 0 or not os.path.exists(path):
+            raise BuildError("pip download of pyspark==%s failed; pass --pyspark-sdist PATH" % args.spark_version)
+    return path
+
+
+def spark_release_text(version, hadoop_client_version, yarn_classes_version):
+    return ("Spark %s built for Hadoop %s\n"
+            "Repackaged by bigdata.spark tools/build_dist.py from the pyspark %s sdist; "
+            "YARN shuffle service classes from spark-network-yarn %s\n"
+            % (version, hadoop_client_version, version, yarn_classes_version))
+
+
+def build_spark(args, mvn, work):
+    name = spark_tarball_name(args.spark_version)
+    tarball = os.path.join(args.out, name)
+    sdist = pyspark_sdist(args)
+    inputs = {
+        "kind": "spark",
+        "spark_version": args.spark_version,
+        "scala": args.scala,
+        "sdist_sha512": sha512_of(sdist),
+        "maven_repo": args.maven_repo or "default",
+        "shuffle_classes_version": args.shuffle_classes_version or "auto",
+        "builder": builder_digest(),
+    }
+    fingerprint = inputs_fingerprint(inputs)
+    if up_to_date(tarball, fingerprint):
+        log("%s up to date" % name)
+        return tarball
+
+    yarn_classes_version = resolve_shuffle_classes_version(mvn, args, work)
+    shuffle_jar = build_shuffle_jar(mvn, args, work, yarn_classes_version)
+
+    top = "spark-%s-bin-hadoop3" % args.spark_version
+    prefix = "pyspark-%s/" % args.spark_version
+    writer = TarWriter(tarball, mtime=0)
+    try:
+        with tarfile.open(sdist, "r:gz") as src:
+            members = sorted((m for m in src.getmembers() if m.isfile()), key=lambda m: m.name)
+            names = {m.name for m in members}
+            if prefix + "deps/bin/spark-submit" not in names:
+                raise BuildError("%s has no deps/bin/spark-submit: not a pyspark sdist with Spark's jars" % sdist)
+            mapping = (
+                ("deps/jars/", "jars/"), ("deps/bin/", "bin/"), ("deps/sbin/", "sbin/"),
+                ("deps/data/", "data/"), ("deps/examples/", "examples/src/main/python/"),
+                ("deps/licenses/", "licenses/"), ("lib/", "python/lib/"), ("pyspark/", "python/pyspark/"),
+            )
+            hadoop_client = "3"
+            jar_count = 0
+            for m in members:
+                rel = m.name[len(prefix):] if m.name.startswith(prefix) else None
+                if rel is None:
+                    continue
+                for old, new in mapping:
+                    if rel.startswith(old):
+                        dest = new + rel[len(old):]
+                        break
+                else:
+                    continue
+                mch = re.match(r"jars/hadoop-client-api-(.+)\.jar$", dest)
+                if mch:
+                    hadoop_client = mch.group(1)
+                if dest.startswith("jars/"):
+                    jar_count += 1
+                mode = 0o755 if dest.startswith(("bin/", "sbin/")) and not dest.endswith(".cmd") else 0o644
+                data = src.extractfile(m).read()
+                writer.add_bytes("%s/%s" % (top, dest), data, mode)
+            core = src.extractfile(prefix + "deps/jars/spark-core_%s-%s.jar" % (args.scala, args.spark_version))
+            with zipfile.ZipFile(io.BytesIO(core.read())) as z:
+                writer.add_bytes("%s/LICENSE" % top, z.read("META-INF/LICENSE"))
+                writer.add_bytes("%s/NOTICE" % top, z.read("META-INF/NOTICE"))
+        conf_src = os.path.join(DIST_SRC, "spark", "conf")
+        for f in sorted(os.listdir(conf_src)):
+            writer.add_file("%s/conf/%s" % (top, f), os.path.join(conf_src, f), mode=0o644)
+        writer.add_file("%s/yarn/spark-%s-yarn-shuffle.jar" % (top, args.spark_version), shuffle_jar, mode=0o644)
+        # bin/spark-class finds jars/ only when RELEASE exists.
+        writer.add_bytes("%s/RELEASE" % top, spark_release_text(
+            args.spark_version, hadoop_client, yarn_classes_version).encode())
+        writer.add_bytes("%s/README.md" % top, SPARK_README.format(
+            version=args.spark_version, yarn_classes_version=yarn_classes_version).encode())
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    digest = write_checksum(tarball)
+    write_stamp(tarball, inputs, fingerprint)
+    log("wrote %s (%d jars, %.0f MB, sha512 %s...)" % (
+        tarball, jar_count, os.path.getsize(tarball) / 1e6, digest[:16]))
+    return tarball
+
+
+# ---------------------------------------------------------------------------------------------
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(
+        description="Build hadoop-<v>.tar.gz and spark-<v>-bin-hadoop3.tgz (each with a .sha512) from "
+                    "Maven artifacts and the pyspark sdist. Skips a tarball whose inputs are unchanged.")
+    p.add_argument("--out", default=os.path.join(REPO_ROOT, "artifacts"), help="output directory (default: artifacts/)")
+    p.add_argument("--cache", default=os.path.join(REPO_ROOT, ".cache"), help="download cache (default: .cache/)")
+    p.add_argument("--maven-repo", metavar="URL",
+                   help="Maven repository or proxy to resolve everything from (default: Maven Central, "
+                        "or what ~/.m2/settings.xml says)")
+    p.add_argument("--maven-settings", metavar="PATH", help="settings.xml to give mvn when --maven-repo is not used")
+    p.add_argument("--maven-local-repo", metavar="DIR", help="local Maven repository (default: ~/.m2/repository)")
+    p.add_argument("--hadoop-version", default="3.3.6")
+    p.add_argument("--spark-version", default="3.5.7")
+    p.add_argument("--scala", default="2.12", help="Scala binary version of the Spark artifacts")
+    p.add_argument("--shuffle-classes-version", metavar="V",
+                   help="spark-network-yarn version for the shuffle service classes (default: the Spark "
+                        "version, else the newest earlier patch release that the repository has)")
+    p.add_argument("--pyspark-sdist", metavar="PATH",
+                   help="pyspark sdist to use (default: pip download into the cache)")
+    p.add_argument("--arch", default="x86_64", choices=ARCHES,
+                   help="target CPU; only names the Hadoop tarball (the jars are pure Java, libhadoop is "
+                        "not on Maven)")
+    p.add_argument("--only", choices=("hadoop", "spark"), help="build only this distribution")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    args.out = os.path.abspath(args.out)
+    args.cache = os.path.abspath(args.cache)
+    os.makedirs(args.out, exist_ok=True)
+    if shutil.which("mvn") is None:
+        print("build_dist: ERROR: mvn not found on PATH (apt-get install maven)", file=sys.stderr)
+        return 1
+    work = tempfile.mkdtemp(prefix="build_dist.")
+    mvn = Maven(args.maven_repo, args.maven_local_repo, args.maven_settings, work)
+    try:
+        if args.only in (None, "hadoop"):
+            build_hadoop(args, mvn, work)
+        if args.only in (None, "spark"):
+            build_spark(args, mvn, work)
+    except BuildError as exc:
+        print("build_dist: ERROR: %s" % exc, file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
