@@ -215,8 +215,10 @@ explain:
   returned: always
   type: dict
   sample: {"spark.executor.instances": "36 executors per node summed over 3 NodeManager(s) = 108"}
-warnings:
-  description: Things the user should know about the plan (they are also emitted as Ansible warnings).
+plan_warnings:
+  description:
+    - The planner's C(warnings), things the user should know about the plan. Named C(plan_warnings)
+      because Ansible reserves C(warnings); each one is also emitted as an Ansible warning.
   returned: always
   type: list
   elements: str
@@ -267,9 +269,11 @@ def main():
                       constants=p['constants'])
     except PlanError as exc:
         module.fail_json(msg=str(exc))
-    for warning in result['warnings']:
+    # exit_json reserves `warnings` for Ansible's own; the plan's go out as plan_warnings and as warnings.
+    plan_warnings = result.pop('warnings')
+    for warning in plan_warnings:
         module.warn(warning)
-    module.exit_json(changed=False, **result)
+    module.exit_json(changed=False, plan_warnings=plan_warnings, **result)
 
 
 if __name__ == '__main__':
