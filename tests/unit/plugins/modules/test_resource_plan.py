@@ -34,7 +34,7 @@ def test_seed(monkeypatch, capsys, check_mode):
     assert out['nodemanagers']['node3']['yarn.nodemanager.resource.cpu-vcores'] == '186'
     assert out['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx12g'
     assert 'spark.executor.memory' in out['explain']
-    assert out['plan_warnings'] and out['warnings']
+    assert out['plan_warnings']  # also sent through module.warn()
 
 
 def test_hosts_given_directly_and_lab(monkeypatch, capsys):
