@@ -18,11 +18,19 @@ layer_unit() {
   pytest -q -p no:cacheprovider tests/unit
 }
 layer_sanity() {
+  # ansible-test builds one venv per sanity test and fetches pip's bootstrap script from a host that is
+  # not reachable here; give it ours (ensurepip + PyPI) under the name it looks for.
+  local pipver
+  pipver=$(grep -oE "pip='[0-9.]+'" "$top"/.venv/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py | head -1 | grep -oE '[0-9.]+')
+  mkdir -p ~/.ansible/test/cache
+  cp "$top/tests/ansible_test_pip_bootstrap.py" ~/.ansible/test/cache/get_pip_${pipver//./_}.py
   local tree=$top/.cache/sanity/ansible_collections/bigdata/spark
   rm -rf "$top/.cache/sanity"
   mkdir -p "$tree"
   git ls-files -z --cached --others --exclude-standard | rsync -a --from0 --files-from=- "$top/" "$tree/"
-  (cd "$tree" && ansible-test sanity --python 3.11 --venv --color no)
+  # ansible-test lists files with git; the copy is its own repository so the checkout's .gitignore
+  # (which hides .cache/) does not hide it.
+  (cd "$tree" && git init -q && git add -A && ansible-test sanity --python 3.11 --requirements --color no)
 }
 layer_collection() { tests/collection-install.sh; }
 layer_artifacts() { python3 tools/build_dist.py --out artifacts; }
