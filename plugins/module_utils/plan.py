@@ -127,7 +127,7 @@ def _int(value, field, minimum=0, allow_none=False):
     if isinstance(value, bool) or value is None:
         raise PlanError('%s: expected a whole number >= %d, got %r' % (field, minimum, value))
     if isinstance(value, float):
-        if value != value or value in (float('inf'), float('-inf')) or value != int(value):
+        if math.isnan(value) or math.isinf(value) or value != int(value):
             raise PlanError('%s: expected a whole number >= %d, got %r' % (field, minimum, value))
         value = int(value)
     if isinstance(value, str):
@@ -521,9 +521,10 @@ def _plan_default(hosts, opts, c, warnings):
         'yarn.scheduler.maximum-allocation-mb': why_max,
         'yarn.scheduler.maximum-allocation-vcores': 'the smallest NodeManager vcores (%s)' % ref_name,
         'spark.executor.cores': why_ec,
-        'spark.executor.memory': ('%s; heap floor(container / %s) in whole GiB capped at %s GiB (in MB, leaving '
-                                  'at least the minimum overhead, when that gives under 1 GiB) = %s') % (
-            why_container, c['heap_divisor'], c['heap_cap_gib'], fmt_size(heap)),
+        'spark.executor.memory': (
+            '%s; heap floor(container / %s) in whole GiB capped at %s GiB (in MB, leaving at least the minimum '
+            'overhead, when that gives under 1 GiB) = %s' % (
+                why_container, c['heap_divisor'], c['heap_cap_gib'], fmt_size(heap))),
         'spark.executor.memoryOverhead': 'the rest of the %d MB container, at least %d MB = %d MB' % (
             container, c['min_overhead_mb'], overhead),
         'spark.executor.instances': why_inst,
@@ -680,8 +681,8 @@ def _plan_ambari(hosts, opts, c, warnings):
     reserved = _ambari_bracket(ram)
     min_container = _ambari_min_container(ram)
     available = max(512, (ram - reserved) * 1024)
-    containers = int(round(max(3, min(2 * ref['cores'], min(math.ceil(1.8 * ref['disks']),
-                                                          available / float(min_container))))))
+    containers = int(round(max(3, min(2 * ref['cores'], math.ceil(1.8 * ref['disks']),
+                                      available / float(min_container)))))
     per = abs(available / float(containers))
     if per > 1024:
         per = int(per / 512) * 512
@@ -700,8 +701,8 @@ def _plan_ambari(hosts, opts, c, warnings):
                            'container %d MB; containers = max(3, min(2 x %d cores, ceil(1.8 x %d disks), %d MB / %d)) '
                            '= %d of %d MB; vcores 80%% of %d CPUs; Spark is left at its stock values (Ambari sets '
                            'no executor sizing)' % (ref_name, ram, reserved, min_container, ref['cores'],
-                                                     ref['disks'], available, min_container, containers, per,
-                                                     ref['cores']))}
+                                                    ref['disks'], available, min_container, containers, per,
+                                                    ref['cores']))}
     return numbers, explain
 
 
@@ -717,7 +718,7 @@ def _plan_hdp(hosts, opts, c, warnings):
     reserved = HDP_RESERVED.get(ram, 64 if ram >= 512 else 1)
     min_container = _ambari_min_container(ram)
     usable = max(2, ram - reserved) * 1024
-    containers = int(max(3, min(2 * ref['cores'], min(math.ceil(1.8 * ref['disks']), usable // min_container))))
+    containers = int(max(3, min(2 * ref['cores'], math.ceil(1.8 * ref['disks']), usable // min_container)))
     per = max(min_container, usable // containers)
     if per > 1024:
         per = per // 512 * 512
