@@ -70,11 +70,15 @@ write_inventory() {
       echo "        $g:"
       echo "          hosts:"
       echo "            $name-master:"
+      [ "$g" = namenode ] && echo "              bigdata_lab_ip: $(node_ip "$name-master")"
     done
     echo "        workers:"
     if [ "$workers" -gt 0 ]; then
       echo "          hosts:"
-      for i in $(seq 1 "$workers"); do echo "            $name-worker$i:"; done
+      for i in $(seq 1 "$workers"); do
+        echo "            $name-worker$i:"
+        echo "              bigdata_lab_ip: $(node_ip "$name-worker$i")"
+      done
     else
       echo "          hosts:"
       echo "            $name-master:"
