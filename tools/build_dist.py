@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Build hadoop-X.tar.gz and spark-Y-bin-hadoop3.tgz (+ .sha512) from Maven and the pyspark sdist.
 
 The jars are the real Apache jars: Hadoop's from a Maven repository (Central by default, or an

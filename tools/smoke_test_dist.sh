@@ -10,7 +10,9 @@
 # Every daemon is stopped and the directory removed on exit, whatever happens.
 #
 # Usage: tools/smoke_test_dist.sh [--artifacts DIR] [--keep] [--java-home DIR]
-#   MR_JAVA_OPTS     extra options for MapReduce containers (default: the Java 17 minimum below)
+#   MR_AM_JAVA_OPTS    extra options for the MapReduce AM (default: the Java 17 minimum below)
+#   MR_TASK_JAVA_OPTS  extra options for map and reduce tasks (default: none)
+#   HADOOP_JPMS_OPTS   passed on to the launchers (see tools/dist/README.md)
 #   SMOKE_TIMEOUT    seconds to wait for each daemon or job state (default 180)
 
 set -euo pipefail
@@ -21,15 +23,16 @@ keep=no
 java_home=${JAVA_HOME:-}
 timeout=${SMOKE_TIMEOUT:-180}
 # The only module opening MapReduce 3.3.6 containers need on Java 17: the MRAppMaster web app
-# (Guice) defines classes through java.lang.ClassLoader. Tasks need none.
-mr_java_opts=${MR_JAVA_OPTS---add-opens=java.base/java.lang=ALL-UNNAMED}
+# (Guice) defines classes through java.lang.ClassLoader. Map and reduce tasks need none.
+mr_am_java_opts=${MR_AM_JAVA_OPTS---add-opens=java.base/java.lang=ALL-UNNAMED}
+mr_task_java_opts=${MR_TASK_JAVA_OPTS-}
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --artifacts) artifacts=$2; shift 2 ;;
     --keep) keep=yes; shift ;;
     --java-home) java_home=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -37,8 +40,12 @@ done
 if [[ -z "${java_home}" ]]; then
   java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 fi
-hadoop_tgz=$(ls "${artifacts}"/hadoop-*.tar.gz 2>/dev/null | head -n 1 || true)
-spark_tgz=$(ls "${artifacts}"/spark-*-bin-hadoop3.tgz 2>/dev/null | head -n 1 || true)
+shopt -s nullglob
+found=("${artifacts}"/hadoop-*.tar.gz)
+hadoop_tgz=${found[0]:-}
+found=("${artifacts}"/spark-*-bin-hadoop3.tgz)
+spark_tgz=${found[0]:-}
+shopt -u nullglob
 if [[ -z "${hadoop_tgz}" || -z "${spark_tgz}" ]]; then
   echo "no tarballs in ${artifacts}: run tools/build_dist.py first" >&2
   exit 2
@@ -171,11 +178,11 @@ site mapred-site.xml \
   mapreduce.map.env "HADOOP_MAPRED_HOME=${HADOOP_HOME}" \
   mapreduce.reduce.env "HADOOP_MAPRED_HOME=${HADOOP_HOME}" \
   yarn.app.mapreduce.am.resource.mb 512 \
-  yarn.app.mapreduce.am.command-opts "-Xmx400m ${mr_java_opts}" \
+  yarn.app.mapreduce.am.command-opts "-Xmx400m ${mr_am_java_opts}" \
   mapreduce.map.memory.mb 384 \
-  mapreduce.map.java.opts "-Xmx300m ${mr_java_opts}" \
+  mapreduce.map.java.opts "-Xmx300m ${mr_task_java_opts}" \
   mapreduce.reduce.memory.mb 384 \
-  mapreduce.reduce.java.opts "-Xmx300m ${mr_java_opts}"
+  mapreduce.reduce.java.opts "-Xmx300m ${mr_task_java_opts}"
 cat > "${conf}/hadoop-env.sh" <<EOF
 export JAVA_HOME=${java_home}
 export HADOOP_LOG_DIR=${work}/logs
@@ -299,6 +306,14 @@ if curl -sf "http://127.0.0.1:${p_jhs_web}/ws/v1/history/mapreduce/jobs" | grep 
   pass "JobHistory server lists the pi job as SUCCEEDED"
 else
   fail "JobHistory server does not list the pi job"
+fi
+mr_app=$(grep -o 'application_[0-9]*_[0-9]*' "${work}/logs/pi.out" | head -n 1 || true)
+sleep 3
+if [[ -n "${mr_app}" ]] && "${H}/yarn" logs -applicationId "${mr_app}" 2>/dev/null \
+    | grep -q 'INFO \[main\] org.apache.hadoop.mapreduce.v2.app.MRAppMaster'; then
+  pass "yarn logs shows the MapReduce AM's syslog (container log4j works)"
+else
+  fail "no MRAppMaster syslog in yarn logs for ${mr_app:-the pi job}"
 fi
 
 # PySpark on YARN.

@@ -329,8 +329,8 @@ def test_user_classpath(env):
     last = java_args(run(env, "hdfs", "dfs", extra={"HADOOP_CLASSPATH": "/extra/x.jar"}))
     cp = last[last.index("-classpath") + 1].split(":")
     assert cp[-1] == "/extra/x.jar"
-    first = java_args(run(env, "hdfs", "dfs", extra={"HADOOP_CLASSPATH": "/extra/x.jar",
-                                                      "HADOOP_USER_CLASSPATH_FIRST": "true"}))
+    extra = {"HADOOP_CLASSPATH": "/extra/x.jar", "HADOOP_USER_CLASSPATH_FIRST": "true"}
+    first = java_args(run(env, "hdfs", "dfs", extra=extra))
     cp = first[first.index("-classpath") + 1].split(":")
     assert cp[0] == "/extra/x.jar"
 

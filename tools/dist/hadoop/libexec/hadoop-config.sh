@@ -6,5 +6,5 @@ HADOOP_LIBEXEC_DIR=$(cd -P -- "$(dirname -- "$(readlink -f -- "${BASH_SOURCE[0]}
 HADOOP_HOME=${HADOOP_HOME:-$(cd -P -- "${HADOOP_LIBEXEC_DIR}/.." && pwd -P)}
 export HADOOP_LIBEXEC_DIR HADOOP_HOME
 
-# shellcheck source=hadoop-functions.sh
+# shellcheck source-path=SCRIPTDIR source=hadoop-functions.sh
 . "${HADOOP_LIBEXEC_DIR}/hadoop-functions.sh"

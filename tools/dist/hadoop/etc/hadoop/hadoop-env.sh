@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Environment for bin/hadoop, bin/hdfs, bin/yarn and bin/mapred; sourced on every command.
 # The bigdata.spark roles render their own copy into HADOOP_CONF_DIR. Values set in the
 # environment before a command runs are overridden by assignments here, so use the
