@@ -43,6 +43,31 @@ def sysctl_path(key):
     return key.replace('.', '/')
 
 
+def os_identity(os_release):
+    """Distribution and family from /etc/os-release text, as Ansible names them (Debian, Ubuntu, RedHat...)."""
+    fields = {}
+    for line in (os_release or '').splitlines():
+        if '=' in line:
+            key, value = line.split('=', 1)
+            fields[key.strip()] = value.strip().strip('"')
+    ids = [fields.get('ID', '').lower()] + fields.get('ID_LIKE', '').lower().split()
+    names = {'debian': 'Debian', 'ubuntu': 'Ubuntu', 'rhel': 'RedHat', 'centos': 'CentOS', 'rocky': 'Rocky',
+             'almalinux': 'AlmaLinux', 'fedora': 'Fedora', 'ol': 'OracleLinux', 'sles': 'SLES', 'suse': 'Suse'}
+    distribution = names.get(ids[0], fields.get('NAME', 'unknown').split()[0] if fields.get('NAME') else 'unknown')
+    family = 'unknown'
+    for ident in ids:
+        if ident in ('debian', 'ubuntu'):
+            family = 'Debian'
+            break
+        if ident in ('rhel', 'centos', 'fedora', 'rocky', 'almalinux', 'ol'):
+            family = 'RedHat'
+            break
+        if ident in ('suse', 'sles', 'opensuse'):
+            family = 'Suse'
+            break
+    return {'distribution': distribution, 'os_family': family, 'version': fields.get('VERSION_ID', '')}
+
+
 def normalize_sysctl(value):
     """Compare sysctl values as the kernel prints them: fields separated by single spaces."""
     if value is None:
@@ -299,7 +324,7 @@ def plan_live(state, wanted):
         if not live.get('exists'):
             reason = ('not visible in this container (a sysctl the kernel does not namespace)'
                       if state.get('container') else 'not in this kernel')
-            entries.append(_entry('sysctl ' + key, SKIPPED, reason + '; left out of the drop-in', 'sysctl_missing'))
+            entries.append(_entry('sysctl ' + key, SKIPPED, reason + '; left out of the drop-in'))
             continue
         status, why = compare(want_text, live.get('value'), live.get('writable'),
                               _host_reason(state, '/proc/sys') if not state.get('proc_sys_writable')

@@ -139,6 +139,16 @@ os_tuning:
       description: The network configuration tools found on the host.
       type: list
       elements: str
+    os:
+      description: C(distribution), C(os_family) (as Ansible names them) and C(version), from C(/etc/os-release).
+      type: dict
+      sample: {"distribution": "Debian", "os_family": "Debian", "version": "12"}
+    commands:
+      description: Whether C(sysctl), C(ip) and C(udevadm) are installed.
+      type: dict
+    udev_rules_dir:
+      description: Whether C(/etc/udev/rules.d) exists (udev is installed).
+      type: bool
     cap_net_admin:
       description: Whether this process may change interfaces (CAP_NET_ADMIN in its effective set).
       type: bool
@@ -167,7 +177,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.bigdata.spark.plugins.module_utils.tuning_state import (
     TuningError, choices, disk_of, mount_of, normalize_sysctl, parse_fstab, parse_mountinfo,
-    parse_proc_limits, plan_live, selected, sysctl_path, udev_rule)
+    os_identity, parse_proc_limits, plan_live, selected, sysctl_path, udev_rule)
 
 CAP_NET_ADMIN = 12
 CAP_SYS_ADMIN = 21
@@ -377,6 +387,10 @@ def gather(params):
         'disks': dict((d, read_disk(reader, d, sys_rw)) for d in disks),
         'interfaces': interfaces,
         'network_managers': managers,
+        'os': os_identity(reader.read('/etc/os-release') or reader.read('/usr/lib/os-release')),
+        'commands': dict((c, any(reader.exists(d + c) for d in ('/usr/sbin/', '/sbin/', '/usr/bin/', '/bin/')))
+                         for c in ('sysctl', 'ip', 'udevadm')),
+        'udev_rules_dir': reader.exists('/etc/udev/rules.d'),
         'cap_net_admin': bool(caps >> CAP_NET_ADMIN & 1),
         'cap_sys_admin': bool(caps >> CAP_SYS_ADMIN & 1),
     }

@@ -40,6 +40,11 @@ options:
     description: Java command whose version to read.
     type: str
     default: java
+  units:
+    description: systemd units whose running state to report.
+    type: list
+    elements: str
+    default: []
 attributes:
   check_mode:
     support: full
@@ -89,6 +94,13 @@ probe:
       description: The requested ports something already listens on.
       type: list
       elements: int
+    units_active:
+      description: The units of O(units) that run.
+      type: list
+      elements: str
+    tools:
+      description: Whether C(fio), C(iperf3) and C(ping) are installed.
+      type: dict
     dns:
       description: >-
         Per name, C(addresses) (forward), C(reverse) (name of the first address), C(agree), C(problem), and
@@ -163,6 +175,7 @@ def main():
             ports=dict(type='list', elements='int', default=[]),
             names=dict(type='list', elements='str', default=[]),
             java=dict(type='str', default='java'),
+            units=dict(type='list', elements='str', default=[]),
         ),
         supports_check_mode=True,
     )
@@ -189,6 +202,12 @@ def main():
     listening = listening_ports([read('/proc/net/tcp'), read('/proc/net/tcp6')])
     probe['ports_in_use'] = sorted(port for port in set(p['ports']) if port in listening)
     probe['dns'] = dict((name, resolve(module, name)) for name in p['names'])
+    probe['units_active'] = []
+    for unit in p['units']:
+        rc, dummy, dummy = module.run_command(['systemctl', 'is-active', '--quiet', unit])
+        if rc == 0:
+            probe['units_active'].append(unit)
+    probe['tools'] = dict((tool, module.get_bin_path(tool) is not None) for tool in ('fio', 'iperf3', 'ping'))
     module.exit_json(changed=False, probe=probe)
 
 
