@@ -402,7 +402,7 @@ def files_digest(paths):
 
 def tree_files(root):
     out = []
-    for d, _, files in os.walk(root):
+    for d, _dirs, files in os.walk(root):
         out.extend(os.path.join(d, f) for f in files)
     return out
 
@@ -427,7 +427,7 @@ class Maven:
             cmd.append("-Dmaven.repo.local=%s" % self.local_repo)
         cmd += args
         log("running %s (in %s)" % (" ".join(cmd), cwd))
-        proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
         if proc.returncode != 0:
             tail = "\n".join(proc.stdout.splitlines()[-30:])
             raise BuildError("mvn failed (exit %d):\n%s" % (proc.returncode, tail))
@@ -450,7 +450,7 @@ def resolve_hadoop(mvn, version, work):
     mvn.run(["%s:list" % DEPENDENCY_PLUGIN, "-DincludeScope=runtime",
              "-DoutputAbsoluteArtifactFilename=true", "-DoutputFile=deps.txt"], root)
     layers = []
-    for name, _ in HADOOP_LAYERS:
+    for name, _artifacts in HADOOP_LAYERS:
         with open(os.path.join(root, "layer-%s" % name, "deps.txt")) as f:
             layers.append((name, parse_dependency_list(f.read())))
     with open(os.path.join(root, "build-only", "deps.txt")) as f:
@@ -667,7 +667,7 @@ def resolve_shuffle_classes_version(mvn, args, work):
     if args.shuffle_classes_version:
         candidates = [args.shuffle_classes_version]
     else:
-        major_minor, _, patch = wanted.rpartition(".")
+        major_minor, _dot, patch = wanted.rpartition(".")
         if patch.isdigit():
             candidates += ["%s.%d" % (major_minor, p) for p in range(int(patch) - 1, -1, -1)]
     probe = os.path.join(work, "probe")
@@ -726,7 +726,7 @@ def pyspark_sdist(args):
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
                "-d", cache, "pyspark==%s" % args.spark_version]
         log("running %s" % " ".join(cmd))
-        if subprocess.run(cmd).returncode != 0 or not os.path.exists(path):
+        if subprocess.run(cmd, check=False).returncode != 0 or not os.path.exists(path):
             raise BuildError("pip download of pyspark==%s failed; pass --pyspark-sdist PATH" % args.spark_version)
     return path
 

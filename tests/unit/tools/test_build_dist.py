@@ -115,11 +115,11 @@ def test_layout_problems():
 
 def test_hadoop_layer_poms_are_cumulative_and_import_hadoop_project():
     poms = bd.hadoop_layer_poms("3.3.6")
-    assert set(poms) == {".", "build-only"} | {"layer-%s" % name for name, _ in bd.HADOOP_LAYERS}
+    assert set(poms) == {".", "build-only"} | {"layer-%s" % layer[0] for layer in bd.HADOOP_LAYERS}
     root = ET.fromstring(poms["."])
     assert [m.text for m in root.iter(NS + "module")][-1] == "build-only"
     previous = set()
-    for name, _ in bd.HADOOP_LAYERS:
+    for name, _artifacts in bd.HADOOP_LAYERS:
         pom = ET.fromstring(poms["layer-%s" % name])
         managed = pom.find("%sdependencyManagement/%sdependencies/%sdependency" % (NS, NS, NS))
         assert managed.find(NS + "artifactId").text == "hadoop-project"

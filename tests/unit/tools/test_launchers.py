@@ -89,7 +89,7 @@ def run(env, prog, *args, extra=None):
     environ = dict(env["env"])
     environ.update(extra or {})
     return subprocess.run([str(env["home"] / "bin" / prog)] + list(args), env=environ,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60, check=False)
 
 
 def java_args(result):
@@ -259,7 +259,7 @@ def test_client_opts_only_for_clients(env):
 def test_java_home_missing(env):
     environ = {k: v for k, v in env["env"].items() if k != "JAVA_HOME"}
     result = subprocess.run([str(env["home"] / "bin" / "hdfs"), "dfs"], env=environ,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
     assert result.returncode == 1
     assert "JAVA_HOME is not set" in result.stderr
 
@@ -363,5 +363,5 @@ def test_symlinked_launcher(env):
     link = env["tmp"] / "hdfs-link"
     link.symlink_to(env["home"] / "bin" / "hdfs")
     result = subprocess.run([str(link), "version"], env=env["env"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, check=False)
     assert "-Dhadoop.home.dir=%s" % env["home"] in java_args(result)
