@@ -1,0 +1,86 @@
+# -*- coding: utf-8 -*-
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""Every role's defaults and meta/argument_specs.yml agree, and shared variables have one default."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+import yaml
+
+ROLES_DIR = pathlib.Path(__file__).resolve().parents[3] / "roles"
+ROLES = sorted(p.name for p in ROLES_DIR.iterdir() if (p / "meta" / "argument_specs.yml").is_file())
+TYPES = {"str": str, "int": int, "bool": bool, "list": list, "dict": dict}
+
+
+def _load(role, *parts):
+    path = ROLES_DIR.joinpath(role, *parts)
+    return yaml.safe_load(path.read_text()) if path.is_file() else None
+
+
+def _defaults(role):
+    return _load(role, "defaults", "main.yml") or {}
+
+
+def _options(role):
+    return _load(role, "meta", "argument_specs.yml")["argument_specs"]["main"]["options"]
+
+
+def test_roles_found():
+    assert {"java", "hadoop_common", "hdfs", "yarn", "spark"} <= set(ROLES)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_spec_covers_exactly_the_defaults(role):
+    defaults, options = _defaults(role), _options(role)
+    assert sorted(set(defaults) - set(options)) == [], "defaults without a spec"
+    assert sorted(set(options) - set(defaults)) == [], "spec options without a default"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_spec_defaults_equal_role_defaults(role):
+    defaults, options = _defaults(role), _options(role)
+    for name, option in options.items():
+        assert option.get("default") == defaults[name], name
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_spec_types_and_descriptions(role):
+    for name, option in _options(role).items():
+        assert option.get("description"), "%s has no description" % name
+        kind = option.get("type")
+        assert kind in TYPES, "%s has type %r" % (name, kind)
+        value = option.get("default")
+        if isinstance(value, str) and "{{" in value:
+            continue  # templated; checked by Ansible at run time
+        assert isinstance(value, TYPES[kind]), "%s: default %r is not %s" % (name, value, kind)
+        if kind == "int":
+            assert not isinstance(value, bool), name
+        if "choices" in option:
+            assert value in option["choices"], name
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_public_names_have_a_known_prefix(role):
+    prefixes = ("hadoop_", "hdfs_", "yarn_", "mapred_", "spark_", "java_")
+    for name in _defaults(role):
+        assert name.startswith(prefixes), name
+
+
+def test_shared_variables_have_one_default():
+    seen = {}
+    for role in ROLES:
+        for name, value in _defaults(role).items():
+            seen.setdefault(name, []).append((role, value))
+    for name, uses in seen.items():
+        values = {yaml.safe_dump(v) for _, v in uses}
+        assert len(values) == 1, "%s has different defaults in %s" % (name, [r for r, _ in uses])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_meta_main_has_no_dependencies(role):
+    meta = _load(role, "meta", "main.yml")
+    assert meta["dependencies"] == []
+    assert meta["galaxy_info"]["role_name"] == role
