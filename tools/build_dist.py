@@ -146,7 +146,9 @@ def _pom(artifact_id, body, packaging="pom"):
         "  <artifactId>%s</artifactId>" % artifact_id,
         "  <version>1</version>",
         "  <packaging>%s</packaging>" % packaging,
-        "  <properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>",
+        # A fixed outputTimestamp makes maven-jar and maven-shade write reproducible jars.
+        "  <properties><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>"
+        "<project.build.outputTimestamp>2024-01-01T00:00:00Z</project.build.outputTimestamp></properties>",
         body,
         "</project>",
         "",
