@@ -191,29 +191,28 @@ def render_markdown(report, failed):
                 fio.get('seqwrite', {}).get('mbps', '-'), fio.get('randread', {}).get('iops', '-')))
     lines += ['', '## Network (iperf3)', '', '| client | server | Gbit/s | retransmits | error |', '| --- | --- | ---: | ---: | --- |']
     for link in report.get('links', []):
-        lines.append('| %s | %s | %s | %s | %s |' % (link['client'], link['server'], link.get('gbps', '-'),
-                                                    link.get('retransmits', '-'), link.get('error') or ''))
+        lines.append('| %s | %s | %s | %s | %s |' % (
+            link['client'], link['server'], link.get('gbps', '-'), link.get('retransmits', '-'), link.get('error') or ''))
     lines += ['', '## End-to-end MTU (ping, do not fragment, MTU - 28 bytes)', '', '| client | server | MTU | passes |',
               '| --- | --- | ---: | --- |']
     for path in report.get('mtu_paths', []):
-        lines.append('| %s | %s | %s | %s |' % (path['client'], path['server'], path['mtu'],
-                                               'yes' if path.get('ok') else 'no: %s' % path.get('error')))
+        lines.append('| %s | %s | %s | %s |' % (
+            path['client'], path['server'], path['mtu'], 'yes' if path.get('ok') else 'no: %s' % path.get('error')))
     clock = report.get('clock') or {}
     lines += ['', '## Clocks', '', 'Skew between hosts: %s ms (+/- %s ms, measured from the controller).'
               % (clock.get('skew_ms'), clock.get('uncertainty_ms')), '', '| host | offset ms | NTP synchronised |',
               '| --- | ---: | --- |']
     for host, data in sorted(report.get('hosts', {}).items()):
-        lines.append('| %s | %s | %s |' % (host, (clock.get('hosts') or {}).get(host, {}).get('offset_ms', '-'),
-                                           data.get('ntp_synchronized', '-')))
+        offset = (clock.get('hosts') or {}).get(host, {}).get('offset_ms', '-')
+        lines.append('| %s | %s | %s |' % (host, offset, data.get('ntp_synchronized', '-')))
     lines += ['', '## Hosts', '', '| host | Java | free GB per data dir | ports in use | DNS | OS tuning |',
               '| --- | --- | --- | --- | --- | --- |']
     for host, data in sorted(report.get('hosts', {}).items()):
         space = ', '.join('%s %s' % (p, s.get('free_gb')) for p, s in sorted((data.get('space') or {}).items()))
         dns = 'ok' if all(d.get('agree') for d in (data.get('dns') or {}).values()) else 'MISMATCH'
         tuning = ', '.join('%s=%s' % (k, v) for k, v in sorted((data.get('tuning') or {}).items()))
-        lines.append('| %s | %s | %s | %s | %s | %s |' % (host, data.get('java') or 'not installed', space,
-                                                         ', '.join(str(p) for p in data.get('ports_in_use') or []) or 'none',
-                                                         dns, tuning))
+        ports = ', '.join(str(p) for p in data.get('ports_in_use') or []) or 'none'
+        lines.append('| %s | %s | %s | %s | %s | %s |' % (host, data.get('java') or 'not installed', space, ports, dns, tuning))
     lines += ['', '## Result', '']
     lines += ['- FAIL: %s' % f for f in failed] if failed else ['All thresholds met.']
     return '\n'.join(lines) + '\n'

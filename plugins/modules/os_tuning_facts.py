@@ -20,7 +20,7 @@ description:
     in a container, a sysctl that is not namespaced, no cpufreq) so the role can skip it with that reason.
   - Only reads; never fails for a missing source.
 author:
-  - bigdata.spark developers
+  - bigdata.spark developers (!UNKNOWN)
 options:
   sysctl_keys:
     description: Sysctl keys to read, dotted (C(net.core.somaxconn)).
@@ -130,10 +130,12 @@ os_tuning:
         kernel name or null when not on a block device).
       type: dict
     disks:
-      description: Per disk: C(exists), C(rotational), C(scheduler), C(schedulers), C(nr_requests), C(read_ahead_kb), C(writable).
+      description: >-
+        Per disk: C(exists), C(rotational), C(scheduler), C(schedulers), C(nr_requests), C(read_ahead_kb), C(writable).
       type: dict
     interfaces:
-      description: Per interface: C(exists), C(mtu), C(manager) (C(netplan), C(networkmanager), C(networkd), C(ifupdown) or null).
+      description: >-
+        Per interface: C(exists), C(mtu), C(manager) (C(netplan), C(networkmanager), C(networkd), C(ifupdown) or null).
       type: dict
     network_managers:
       description: The network configuration tools found on the host.

@@ -19,7 +19,7 @@ description:
   - Changes nothing. The fio and iperf3 runs and the thresholds are in the C(preflight) role and the
     M(bigdata.spark.preflight_report) module.
 author:
-  - bigdata.spark developers
+  - bigdata.spark developers (!UNKNOWN)
 options:
   data_dirs:
     description: Data directories; a missing one is measured on its nearest existing parent.

@@ -18,7 +18,7 @@ description:
   - Returns the report as a dict and as Markdown, and the failures as messages naming the host, the item
     and the figure. Writes nothing and never reports C(changed); the role writes the files.
 author:
-  - bigdata.spark developers
+  - bigdata.spark developers (!UNKNOWN)
 options:
   hosts:
     description:
