@@ -702,6 +702,9 @@ def build_shuffle_jar(mvn, args, work, yarn_classes_version):
     with zipfile.ZipFile(shaded) as zin, zipfile.ZipFile(fixed, "w", zipfile.ZIP_DEFLATED) as zout:
         names = set()
         for info in zin.infolist():
+            # The generated project's own pom.properties carries a build time: leave it out.
+            if info.filename.startswith("META-INF/maven/bigdata.spark.build/"):
+                continue
             new = netty_native_rename(info.filename)
             if new in names:
                 continue
