@@ -64,7 +64,7 @@ def test_spec_types_and_descriptions(role):
 
 @pytest.mark.parametrize("role", ROLES)
 def test_public_names_have_a_known_prefix(role):
-    prefixes = ("hadoop_", "hdfs_", "yarn_", "mapred_", "spark_", "java_")
+    prefixes = ("hadoop_", "hdfs_", "yarn_", "mapred_", "spark_", "java_", role + "_")
     for name in _defaults(role):
         assert name.startswith(prefixes), name
 
