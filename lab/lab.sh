@@ -7,7 +7,6 @@
 # Containers: NAME-master, NAME-worker1..N on the internal network NAME-net (no route out of this machine).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 
 cmd=${1:-}
 [ -n "$cmd" ] && shift
@@ -139,10 +138,10 @@ status() {
 
 down() {
   local ids
-  ids=$(podman ps -a --filter "label=bigdata.lab=$name" --format '{{.Names}}')
-  # Containers of this name that predate the label, left by an interrupted run.
-  ids="$ids $(podman ps -a --format '{{.Names}}' | grep -E "^$name-(master|worker[0-9])$" || true)"
-  for n in $(printf "%s\n" $ids | sort -u); do podman rm -f -t 5 "$n" >/dev/null 2>&1 && echo "lab: removed $n"; done
+  # This lab's containers, and any of its names left without the label by an interrupted run.
+  ids=$( (podman ps -a --filter "label=bigdata.lab=$name" --format '{{.Names}}'
+          podman ps -a --format '{{.Names}}' | grep -E "^$name-(master|worker[0-9])$" || true) | sort -u)
+  for n in $ids; do podman rm -f -t 5 "$n" >/dev/null 2>&1 && echo "lab: removed $n"; done
   if podman network exists "$net"; then podman network rm -f "$net" >/dev/null && echo "lab: removed network $net"; fi
   rm -f "$inv"
 }

@@ -7,7 +7,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$top"
 ansible-galaxy collection build --force --output-path "$work" .
-tarball=$(ls "$work"/bigdata-spark-*.tar.gz)
+tarball=$(find "$work" -maxdepth 1 -name 'bigdata-spark-*.tar.gz' | head -1)
 echo "built $(basename "$tarball") ($(du -h "$tarball" | cut -f1))"
 # The tarball must not carry the lab's build products or the venv.
 if tar -tzf "$tarball" | grep -E '^(\.venv|\.cache|artifacts|lab/build)/' ; then
@@ -23,7 +23,7 @@ installed=$work/collections/ansible_collections/bigdata/spark
 test -f "$installed/playbooks/site.yml"
 "$work/venv/bin/ansible-galaxy" collection list bigdata.spark -p "$work/collections"
 cd "$work"
-for pb in $(cd "$installed/playbooks" && ls ./*.yml | sed 's|^\./||; s|\.yml$||'); do
+for pb in $(find "$installed/playbooks" -maxdepth 1 -name '*.yml' -printf '%f\n' | sed 's|\.yml$||' | sort); do
   "$work/venv/bin/ansible-playbook" -i localhost, --syntax-check "bigdata.spark.$pb"
 done
 for m in hardware_facts resource_plan; do

@@ -4,7 +4,7 @@
 #   tests/run-all.sh lint unit       only these
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 export PATH=$top/.venv/bin:$PATH ANSIBLE_CONFIG=$top/ansible.cfg ANSIBLE_FORCE_COLOR=0 PY_COLORS=0
 layers=("$@")
 [ ${#layers[@]} -gt 0 ] || layers=(lint unit sanity collection artifacts molecule)
@@ -23,7 +23,7 @@ layer_sanity() {
   local pipver
   pipver=$(grep -oE "pip='[0-9.]+'" "$top"/.venv/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py | head -1 | grep -oE '[0-9.]+')
   mkdir -p ~/.ansible/test/cache
-  cp "$top/tests/ansible_test_pip_bootstrap.py" ~/.ansible/test/cache/get_pip_${pipver//./_}.py
+  cp "$top/tests/ansible_test_pip_bootstrap.py" ~/.ansible/test/cache/"get_pip_${pipver//./_}.py"
   local tree=$top/.cache/sanity/ansible_collections/bigdata/spark
   rm -rf "$top/.cache/sanity"
   mkdir -p "$tree"

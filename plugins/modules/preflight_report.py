@@ -1,7 +1,9 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
-# Apache License 2.0 (see LICENSE)
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+# Modules run inside ansible-core's GPLv3 AnsibleModule, so they carry its licence; the rest of the
+# collection is Apache-2.0 (see LICENSE).
 
 from __future__ import absolute_import, division, print_function
 

@@ -75,8 +75,8 @@ def test_shared_variables_have_one_default():
         for name, value in _defaults(role).items():
             seen.setdefault(name, []).append((role, value))
     for name, uses in seen.items():
-        values = {yaml.safe_dump(v) for _, v in uses}
-        assert len(values) == 1, "%s has different defaults in %s" % (name, [r for r, _ in uses])
+        values = {yaml.safe_dump(value) for unused_role, value in uses}
+        assert len(values) == 1, "%s has different defaults in %s" % (name, [role for role, unused_value in uses])
 
 
 @pytest.mark.parametrize("role", ROLES)
