@@ -16,9 +16,11 @@ fi
 
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q "ansible-core>=2.19,<2.20" "ansible>=12,<13" jmespath
+# Only the fresh install may be seen: not the checkout (the project's ansible.cfg links it in).
+printf '[defaults]\ncollections_path = %s\n' "$work/collections" > "$work/ansible.cfg"
+export ANSIBLE_COLLECTIONS_PATH=$work/collections ANSIBLE_CONFIG=$work/ansible.cfg
 # --no-deps: Galaxy is not reachable here; the `ansible` package already carries the dependencies.
 "$work/venv/bin/ansible-galaxy" collection install --no-deps -p "$work/collections" "$tarball"
-export ANSIBLE_COLLECTIONS_PATH=$work/collections ANSIBLE_CONFIG=/dev/null
 installed=$work/collections/ansible_collections/bigdata/spark
 test -f "$installed/playbooks/site.yml"
 "$work/venv/bin/ansible-galaxy" collection list bigdata.spark -p "$work/collections"
