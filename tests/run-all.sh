@@ -42,6 +42,8 @@ layer_molecule() {
     [ -f "extensions/molecule/$s/molecule.yml" ] || { echo "molecule: no scenario '$s'" >&2; return 2; }
     (molecule test -s "$s" >"$logdir/molecule-$s.log" 2>&1) &
     pids+=($!) names+=("$s")
+    # Molecule's prerun installs this collection into ~/.ansible/collections; let one finish before the next.
+    sleep 45
   done
   for i in "${!pids[@]}"; do
     if wait "${pids[$i]}"; then
