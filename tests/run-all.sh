@@ -57,6 +57,12 @@ layer_molecule() {
   return $rc
 }
 
+# One test run at a time on a machine: clean-stale.sh removes every test lab, a running one's too.
+exec 9>"${TMPDIR:-/tmp}/bigdata-spark-tests.lock"
+if ! flock -n 9; then
+  echo "run-all: another test run holds ${TMPDIR:-/tmp}/bigdata-spark-tests.lock; wait for it to finish" >&2
+  exit 2
+fi
 tests/clean-stale.sh
 passed=0 failed=0 summary=()
 for layer in "${layers[@]}"; do
