@@ -1,9 +1,7 @@
-"""preflight_report and preflight_probe: building the report from raw outputs, and the probe's helpers."""
+"""preflight_report: building the report from raw outputs."""
 
 import json
-import os
 
-from ansible_collections.bigdata.spark.plugins.modules import preflight_probe as PP
 from ansible_collections.bigdata.spark.plugins.modules import preflight_report as R
 
 FIO = json.dumps({'jobs': [{'jobname': 'seqread', 'read': {'io_bytes': 1, 'bw_bytes': 500e6, 'iops': 476.8}}]})
@@ -36,9 +34,3 @@ def test_preflight_report_build_and_failures():
     failed = R.failures(report, params()['thresholds'])
     assert 'w1: disk /data/disk1 seqread 500.0 MB/s, below min_disk_read_mbps=600.0' in failed
     assert 'w1 -> m: iperf3 failed: iperf3: error - unable to connect to server' in failed
-
-
-def test_preflight_probe_helpers(tmp_path):
-    assert PP.nearest(str(tmp_path / 'a' / 'b')) == str(tmp_path)
-    assert PP.short('Node1.Example.com') == 'node1'
-    assert os.path.ismount(PP.mount_point(str(tmp_path)))
