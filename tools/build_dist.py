@@ -526,6 +526,15 @@ def zip_member(jar, member):
         return z.read(member)
 
 
+def finish_tarball(tarball, inputs, fingerprint, jar_count):
+    """Write the .sha512 and the up-to-date stamp of a finished tarball, and say what was built."""
+    digest = write_checksum(tarball)
+    write_stamp(tarball, inputs, fingerprint)
+    log("wrote %s (%d jars, %.0f MB, sha512 %s...)" % (
+        tarball, jar_count, os.path.getsize(tarball) / 1e6, digest[:16]))
+    return tarball
+
+
 def write_checksum(tarball):
     digest = sha512_of(tarball)
     with open(tarball + ".sha512", "w") as f:
@@ -636,11 +645,7 @@ def build_hadoop(args, mvn, work):
     except BaseException:
         writer.abort()
         raise
-    digest = write_checksum(tarball)
-    write_stamp(tarball, inputs, fingerprint)
-    log("wrote %s (%d jars, %.0f MB, sha512 %s...)" % (
-        tarball, jar_count, os.path.getsize(tarball) / 1e6, digest[:16]))
-    return tarball
+    return finish_tarball(tarball, inputs, fingerprint, jar_count)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -815,11 +820,7 @@ def build_spark(args, mvn, work):
     except BaseException:
         writer.abort()
         raise
-    digest = write_checksum(tarball)
-    write_stamp(tarball, inputs, fingerprint)
-    log("wrote %s (%d jars, %.0f MB, sha512 %s...)" % (
-        tarball, jar_count, os.path.getsize(tarball) / 1e6, digest[:16]))
-    return tarball
+    return finish_tarball(tarball, inputs, fingerprint, jar_count)
 
 
 # ---------------------------------------------------------------------------------------------
