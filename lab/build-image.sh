@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Build the lab's base image with debootstrap and `podman import` (no registry is reachable here).
-# Reuses the image when one built from the same recipe exists; --force rebuilds it.
+# The image's tag carries a hash of its recipe (this script and its package list), so a changed recipe
+# builds a new image beside the old one and containers already running keep theirs.
+# Reuses the image when one built from the same recipe exists; --force rebuilds it; --print only prints
+# the image's name.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 arch=${LAB_ARCH:-amd64}
-force=false
+force=false print=false
 for a in "$@"; do
   case "$a" in
     --force) force=true ;;
+    --print) print=true ;;
     --arch=*) arch=${a#--arch=} ;;
-    *) echo "build-image: unknown argument '$a' (allowed: --force, --arch=amd64|arm64)" >&2; exit 2 ;;
+    *) echo "build-image: unknown argument '$a' (allowed: --force, --print, --arch=amd64|arm64)" >&2; exit 2 ;;
   esac
 done
 case "$arch" in amd64|arm64) ;; *) echo "build-image: --arch must be amd64 or arm64, not '$arch'" >&2; exit 2 ;; esac
@@ -17,11 +21,11 @@ case "$arch" in amd64|arm64) ;; *) echo "build-image: --arch must be amd64 or ar
 mirror=${LAB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the roles and tests need inside a node. The JDK is baked in because the nodes have no route out.
 packages=(systemd systemd-sysv dbus python3 python3-apt openjdk-17-jdk-headless procps iproute2
-  iputils-ping fio iperf3 curl ca-certificates acl sudo zip unzip netcat-openbsd less kmod)
+  iputils-ping fio iperf3 curl ca-certificates acl sudo zip unzip netcat-openbsd less kmod openssh-server)
 recipe=$(printf '%s\n' "$arch" "${packages[@]}" "$(sha256sum "$0" | cut -c1-16)" | sha256sum | cut -c1-12)
-image=localhost/bigdata-lab-base:bookworm-$arch
-if ! $force && podman image exists "$image" \
-   && [ "$(podman image inspect --format '{{ index .Labels "bigdata.recipe" }}' "$image" 2>/dev/null)" = "$recipe" ]; then
+image=localhost/bigdata-lab-base:bookworm-$arch-$recipe
+if $print; then echo "$image"; exit 0; fi
+if ! $force && podman image exists "$image"; then
   echo "build-image: $image is up to date (recipe $recipe)"
   exit 0
 fi
@@ -48,6 +52,12 @@ for unit in getty@tty1.service console-getty.service systemd-udevd.service syste
             systemd-remount-fs.service systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer; do
   ln -sf /dev/null "$build/etc/systemd/system/$unit"
 done
+# Ansible reaches the nodes over SSH (pipelined, one connection per node). Every container makes its own
+# host keys at first boot instead of sharing the ones the package made in the image.
+rm -f "$build"/etc/ssh/ssh_host_*
+mkdir -p "$build/etc/systemd/system/ssh.service.d"
+printf '[Service]\nExecStartPre=\nExecStartPre=/usr/bin/ssh-keygen -A\nExecStartPre=/usr/sbin/sshd -t\n' \
+  > "$build/etc/systemd/system/ssh.service.d/host-keys.conf"
 echo "bigdata-lab" > "$build/etc/hostname"
 : > "$build/etc/machine-id"
 rm -rf "$build/var/lib/apt/lists/"* "$build/var/cache/apt/"*.bin
@@ -57,3 +67,7 @@ tar -C "$build" -c . | podman import --change 'CMD ["/sbin/init"]' --change "LAB
   --change 'STOPSIGNAL SIGRTMIN+3' - "$image" >/dev/null
 rm -rf "$build"
 echo "build-image: built $image (recipe $recipe)"
+# Older recipes' images go unless a container still uses them (podman refuses those).
+for old in $(podman images --format '{{.Repository}}:{{.Tag}}' | grep -E "^localhost/bigdata-lab-base:bookworm-$arch-[0-9a-f]{12}\$" | grep -vx "$image"); do
+  podman rmi "$old" >/dev/null 2>&1 && echo "build-image: removed the older $old"
+done
