@@ -10,5 +10,12 @@ for net in $(podman network ls --format '{{.Name}}' 2>/dev/null | grep -E '^t-.*
   podman network rm -f "$net" >/dev/null 2>&1 && echo "clean-stale: removed network $net"
 done
 rm -rf "$top/.cache/sanity" "$top/.cache/collection-test" "$top/.cache/molecule" ~/.cache/molecule/spark 2>/dev/null
-rm -f "$top"/lab/build/t-*-inventory.yml
+for pid in "$top"/lab/build/t-*-serve.pid; do
+  [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null && echo "clean-stale: stopped the HTTP server of $(basename "$pid" -serve.pid)"
+done
+rm -f "$top"/lab/build/t-*-inventory.yml "$top"/lab/build/t-*-serve.pid
+rm -rf "$top"/lab/build/t-*-www
+# Molecule's prerun installs this collection into ~/.ansible/collections; an old copy there would be what
+# ansible-lint and ansible-test resolve `bigdata.spark` to (roles added since would be "missing").
+rm -rf ~/.ansible/collections/ansible_collections/bigdata/spark
 exit 0
