@@ -137,8 +137,10 @@ def page_size_advice(architecture, page_size, distribution=None, os_family=None)
     if arch != 'aarch64' or page_size >= 65536:
         return None
     howto = PAGE_SIZE_HOWTO.get(distribution or '') or PAGE_SIZE_HOWTO.get(os_family or '')
-    if howto is None:
+    if howto is None and (distribution or os_family):
         howto = 'boot a kernel built with CONFIG_ARM64_64K_PAGES=y'
+    elif howto is None:
+        howto = '; '.join('%s: %s' % (k, v) for k, v in sorted(PAGE_SIZE_HOWTO.items()))
     return ('aarch64 with %d KB pages: a 64 KB page kernel gave %s. To switch on %s: %s. Check afterwards with '
             'getconf PAGESIZE (65536). The os_tuning role does this only with os_tuning_arm64_64k_kernel and '
             'reboots only with os_tuning_reboot_ok.'
