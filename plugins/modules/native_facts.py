@@ -29,7 +29,7 @@ options:
     type: path
     required: true
   checknative:
-    description: Run C(hadoop checknative) (starts a JVM: a few seconds, much longer under emulation).
+    description: Run C(hadoop checknative) (starts a JVM, a few seconds; much longer under emulation).
     type: bool
     default: true
   architecture:
