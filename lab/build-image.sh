@@ -63,7 +63,8 @@ echo "bigdata-lab" > "$build/etc/hostname"
 rm -rf "$build/var/lib/apt/lists/"* "$build/var/cache/apt/"*.bin
 
 echo "build-image: importing $image"
-tar -C "$build" -c . | podman import --change 'CMD ["/sbin/init"]' --change "LABEL bigdata.recipe=$recipe" \
+# --arch records the image's architecture, so `podman run --arch arm64` finds it instead of pulling.
+tar -C "$build" -c . | podman import --arch "$arch" --change 'CMD ["/sbin/init"]' --change "LABEL bigdata.recipe=$recipe" \
   --change 'STOPSIGNAL SIGRTMIN+3' - "$image" >/dev/null
 rm -rf "$build"
 echo "build-image: built $image (recipe $recipe)"

@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 venv=${BIGDATA_VENV:-$top/.venv}
 
 apt_packages=(podman runc netavark aardvark-dns debootstrap uidmap fuse-overlayfs slirp4netns
-  iptables python3-venv openjdk-17-jdk-headless maven curl xz-utils rsync jq)
+  iptables python3-venv openjdk-17-jdk-headless maven curl xz-utils rsync jq qemu-user-static binfmt-support)
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -38,6 +38,26 @@ if [ ! -f "$conf" ] || ! grep -q '^# bigdata.spark lab settings' "$conf"; then
   if [ -f "$conf" ] && [ ! -f "$conf.bigdata-orig" ]; then cp -p "$conf" "$conf.bigdata-orig"; fi
   printf '%s' "$want" > "$conf"
   echo "setup: wrote $conf"
+fi
+
+# aarch64 lab nodes run under qemu-user-static through binfmt_misc. The F (fix-binary) flag makes the
+# kernel open the interpreter at registration, so it also works inside containers, whose root
+# filesystem has no /usr/libexec/qemu-binfmt.
+if [ "$(uname -m)" != aarch64 ]; then
+  binfmt=/proc/sys/fs/binfmt_misc
+  if ! mountpoint -q "$binfmt"; then
+    mount -t binfmt_misc binfmt_misc "$binfmt"
+    echo "setup: mounted $binfmt"
+  fi
+  if [ ! -e "$binfmt/qemu-aarch64" ]; then
+    update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || systemctl restart binfmt-support >/dev/null 2>&1 || true
+  fi
+  if [ ! -e "$binfmt/qemu-aarch64" ] || ! grep -q '^flags: .*F' "$binfmt/qemu-aarch64" || ! grep -qx enabled "$binfmt/qemu-aarch64"; then
+    echo "setup: qemu-aarch64 is not registered in $binfmt with the F (fix-binary) flag:" >&2
+    cat "$binfmt/qemu-aarch64" >&2 2>/dev/null || true
+    echo "setup: reinstall qemu-user-static (Debian registers it with flags PF) or run update-binfmts --enable qemu-aarch64" >&2
+    echo "setup: WARNING: aarch64 lab nodes will not start until then; everything else is ready" >&2
+  fi
 fi
 
 # Python venv with the pinned toolchain.

@@ -96,6 +96,16 @@ SHUFFLE_SERVICE_CLASS = "org/apache/spark/network/yarn/YarnShuffleService.class"
 
 ARCHES = ("x86_64", "aarch64")
 
+# Jars whose native code differs per CPU: (group, artifact) in Hadoop's layout -> the replacement
+# for that architecture. Apache's leveldbjni-all 1.8 has no linux aarch64 library, so NodeManager
+# recovery and the timeline store cannot open LevelDB there; Hadoop's own aarch64 build uses the
+# OpenLab rebuild, which keeps the org.fusesource classes and adds META-INF/native/linux64/aarch64/.
+ARCH_SUBSTITUTES = {
+    "aarch64": {
+        ("org.fusesource.leveldbjni", "leveldbjni-all"): ("org.openlabtesting.leveldbjni", "leveldbjni-all", "1.8"),
+    },
+}
+
 # Fixed modification time of every entry (2024-01-01T00:00:00Z), so rebuilds are byte-identical.
 # Not 0: zip, which Spark's spark.yarn.archive needs, cannot store times before 1980.
 ENTRY_MTIME = 1704067200
@@ -116,6 +126,31 @@ def hadoop_tarball_name(version, arch):
     if arch not in ARCHES:
         raise BuildError("unknown --arch %r (choose from %s)" % (arch, ", ".join(ARCHES)))
     return "hadoop-%s.tar.gz" % version if arch == "x86_64" else "hadoop-%s-aarch64.tar.gz" % version
+
+
+def substitute_artifacts(layout, arch, fetched):
+    """Swap the jars listed in ARCH_SUBSTITUTES[arch] in a layout {dir: [Artifact]}.
+
+    fetched: {(group, artifact, version): local path} of the replacements. Returns a new layout and
+    the list of "old -> new" swaps; a replacement that was not fetched is an error.
+    """
+    if arch not in ARCHES:
+        raise BuildError("unknown --arch %r (choose from %s)" % (arch, ", ".join(ARCHES)))
+    subs = ARCH_SUBSTITUTES.get(arch, {})
+    out, swaps = {}, []
+    for target, arts in layout.items():
+        new = []
+        for art in arts:
+            repl = subs.get((art.group, art.artifact))
+            if repl is None:
+                new.append(art)
+                continue
+            if repl not in fetched:
+                raise BuildError("%s: replacement %s for %s:%s was not fetched" % (arch, ":".join(repl), art.group, art.artifact))
+            new.append(Artifact(repl[0], repl[1], "jar", "", repl[2], art.scope, fetched[repl]))
+            swaps.append("%s:%s:%s -> %s (%s)" % (art.group, art.artifact, art.version, ":".join(repl), target))
+        out[target] = sorted(new, key=jar_file_name)
+    return out, sorted(swaps)
 
 
 def spark_tarball_name(version):
@@ -416,6 +451,18 @@ class Maven:
         self.settings = settings
         self.work = work
 
+    def fetch_jar(self, group, artifact, version):
+        """Download one jar (no dependencies) and return its path in the local repository."""
+        probe = os.path.join(self.work, "fetch")
+        os.makedirs(probe, exist_ok=True)
+        self.run(["%s:get" % DEPENDENCY_PLUGIN, "-Dartifact=%s:%s:%s" % (group, artifact, version),
+                  "-Dtransitive=false"], probe)
+        local = self.local_repo or os.path.join(os.path.expanduser("~"), ".m2", "repository")
+        path = os.path.join(local, *group.split(".")) + "/%s/%s/%s-%s.jar" % (artifact, version, artifact, version)
+        if not os.path.exists(path):
+            raise BuildError("%s:%s:%s was fetched but %s is missing" % (group, artifact, version, path))
+        return path
+
     def run(self, args, cwd):
         cmd = ["mvn", "-B", "-q"]
         if self.repo_url:
@@ -599,6 +646,7 @@ def build_hadoop(args, mvn, work):
         "kind": "hadoop",
         "hadoop_version": args.hadoop_version,
         "arch": args.arch,
+        "substitutes": sorted(":".join(v) for v in ARCH_SUBSTITUTES.get(args.arch, {}).values()),
         "maven_repo": args.maven_repo or "default",
         "builder": builder_digest(),
     }
@@ -609,6 +657,10 @@ def build_hadoop(args, mvn, work):
 
     layers, build_only = resolve_hadoop(mvn, args.hadoop_version, work)
     layout = assign_hadoop_layout(layers)
+    fetched = dict((repl, mvn.fetch_jar(*repl)) for repl in ARCH_SUBSTITUTES.get(args.arch, {}).values())
+    layout, swaps = substitute_artifacts(layout, args.arch, fetched)
+    for swap in swaps:
+        log("%s: %s" % (args.arch, swap))
     problems = layout_problems(layout)
     if problems:
         raise BuildError("Hadoop jar layout problems:\n  " + "\n  ".join(problems))
@@ -845,8 +897,9 @@ def parse_args(argv=None):
     p.add_argument("--pyspark-sdist", metavar="PATH",
                    help="pyspark sdist to use (default: pip download into the cache)")
     p.add_argument("--arch", default="x86_64", choices=ARCHES,
-                   help="target CPU; only names the Hadoop tarball (the jars are pure Java, libhadoop is "
-                        "not on Maven)")
+                   help="target CPU: names the Hadoop tarball (hadoop-V-aarch64.tar.gz) and swaps the jars "
+                        "whose native code differs (aarch64: org.openlabtesting leveldbjni-all); libhadoop is "
+                        "not on Maven")
     p.add_argument("--only", choices=("hadoop", "spark"), help="build only this distribution")
     return p.parse_args(argv)
 

@@ -15,6 +15,8 @@ __metaclass__ = type
 import math
 import re
 
+from ansible_collections.bigdata.spark.plugins.module_utils.native import NativeError, page_size_advice
+
 MIB = 1024 * 1024
 GIB = 1024 * MIB
 
@@ -206,7 +208,8 @@ def host_from_facts(name, roles, facts):
         disk_list = facts.get('disks')
         disks = len(disk_list) if isinstance(disk_list, list) else 0
     return {'name': name, 'roles': roles, 'cores': cores, 'memory_mb': memory_mb,
-            'disks': disks, 'memory_limit_mb': limit_mb}
+            'disks': disks, 'memory_limit_mb': limit_mb, 'architecture': cpu.get('architecture'),
+            'page_size': mem.get('page_size'), 'distribution': facts.get('distribution')}
 
 
 def _norm_hosts(hosts):
@@ -240,8 +243,26 @@ def _norm_hosts(hosts):
         res = host.get('reservations')
         if res is not None:
             res = _norm_reservations(res, 'hosts[%s].reservations' % name)
+        page_size = _int(host.get('page_size'), 'hosts[%s].page_size' % name, 1, allow_none=True)
         out.append({'name': name, 'roles': list(roles), 'cores': cores, 'memory_mb': memory_mb,
-                    'disks': disks, 'memory_limit_mb': limit, 'reservations': res})
+                    'disks': disks, 'memory_limit_mb': limit, 'reservations': res,
+                    'architecture': host.get('architecture'), 'page_size': page_size,
+                    'distribution': host.get('distribution')})
+    return out
+
+
+def _page_size_advice(hosts):
+    """{host: seed 000's 64 KB page advice} for aarch64 hosts with smaller pages (facts permitting)."""
+    out = {}
+    for h in hosts:
+        if not h.get('architecture') or not h.get('page_size'):
+            continue
+        try:
+            text = page_size_advice(h['architecture'], h['page_size'], h.get('distribution'))
+        except NativeError as exc:
+            raise PlanError('hosts[%s]: %s' % (h['name'], exc))
+        if text:
+            out[h['name']] = text
     return out
 
 
@@ -1000,7 +1021,13 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
         'nodemanagers': nodemanagers,
         'explain': explain,
         'warnings': warnings,
+        'page_size_advice': _page_size_advice(norm),
     }
+    advice_hosts = {}
+    for name, text in sorted(result['page_size_advice'].items()):
+        advice_hosts.setdefault(text, []).append(name)
+    for text, names in sorted(advice_hosts.items(), key=lambda kv: kv[1]):
+        warnings.append('%s: %s' % (', '.join(names), text))
     problems = check_invariants(result)
     if problems and profile == 'default':
         raise PlanError('plan: the inputs give an unsound plan: %s' % '; '.join(problems))

@@ -213,6 +213,10 @@ def render_markdown(report, failed):
         tuning = ', '.join('%s=%s' % (k, v) for k, v in sorted((data.get('tuning') or {}).items()))
         ports = ', '.join(str(p) for p in data.get('ports_in_use') or []) or 'none'
         lines.append('| %s | %s | %s | %s | %s | %s |' % (host, data.get('java') or 'not installed', space, ports, dns, tuning))
+    advice = [(host, text) for host, data in sorted(report.get('hosts', {}).items()) for text in data.get('advice') or []]
+    if advice:
+        lines += ['', '## Advice', '']
+        lines += ['- %s: %s' % (host, text) for host, text in advice]
     lines += ['', '## Result', '']
     lines += ['- FAIL: %s' % f for f in failed] if failed else ['All thresholds met.']
     return '\n'.join(lines) + '\n'

@@ -25,7 +25,8 @@ options:
   hosts:
     description:
       - Per host, C(probe) (the M(bigdata.spark.preflight_probe) result), C(fio) (list of C(path), C(dirs),
-        C(output) or C(error)), C(tuning) (dict of OS tuning values to show).
+        C(output) or C(error)), C(tuning) (dict of OS tuning values to show; with C(architecture),
+        C(page_size) and C(distribution) or C(os_family) it gives seed 000's 64 KB page advice on aarch64).
     type: dict
     required: true
   links:
@@ -77,7 +78,8 @@ EXAMPLES = r"""
 
 RETURN = r"""
 report:
-  description: C(hosts) (per host C(disks) with fio figures, C(space), C(ports_in_use), C(dns), C(java), C(tuning)), C(links), C(mtu_paths), C(clock).
+  description: C(hosts) (per host C(disks) with fio figures, C(space), C(ports_in_use), C(dns), C(java), C(tuning),
+    C(advice) (list of sentences)), C(links), C(mtu_paths), C(clock).
   returned: always
   type: dict
 markdown:
@@ -93,8 +95,21 @@ failures:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.bigdata.spark.plugins.module_utils.native import NativeError, page_size_advice
 from ansible_collections.bigdata.spark.plugins.module_utils.preflight_checks import (
     PreflightError, clock_offsets, failures, parse_fio, parse_iperf3, parse_ping, render_markdown)
+
+
+def host_advice(tuning):
+    """Advice from the host's tuning facts: seed 000's 64 KB page figures on aarch64 with smaller pages."""
+    arch, size = tuning.get('architecture'), tuning.get('page_size')
+    if not arch or size in (None, ''):
+        return []
+    try:
+        text = page_size_advice(arch, int(size), tuning.get('distribution'), tuning.get('os_family'))
+    except (NativeError, ValueError) as exc:
+        raise PreflightError('tuning.page_size: %s' % exc)
+    return [text] if text else []
 
 
 def build(params):
@@ -114,6 +129,7 @@ def build(params):
             'disks': disks, 'space': probe.get('space') or {}, 'ports_in_use': data.get('ports_in_use', probe.get('ports_in_use') or []),
             'dns': probe.get('dns') or {}, 'java': probe.get('java'), 'ntp_synchronized': probe.get('ntp_synchronized'),
             'tuning': data.get('tuning') or {},
+            'advice': host_advice(data.get('tuning') or {}),
         }
     for link in params['links']:
         entry = {'client': link['client'], 'server': link['server']}

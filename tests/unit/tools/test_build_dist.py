@@ -213,3 +213,34 @@ def test_parse_args_defaults():
     assert (args.hadoop_version, args.spark_version, args.scala, args.arch) == ("3.3.6", "3.5.7", "2.12", "x86_64")
     assert args.out.endswith("artifacts") and args.only is None
     assert bd.parse_args(["--only", "spark", "--arch", "aarch64"]).only == "spark"
+
+
+def _layout_with_leveldb():
+    lev = bd.Artifact("org.fusesource.leveldbjni", "leveldbjni-all", "jar", "", "1.8", "compile", "/m2/lev.jar")
+    other = art("org.xerial.snappy", "snappy-java", version="1.1.8.2")
+    return {"share/hadoop/hdfs/lib": [lev, other], "share/hadoop/common/lib": [art("com.google.guava", "guava")]}
+
+
+def test_substitute_artifacts_aarch64_swaps_leveldbjni():
+    repl = ("org.openlabtesting.leveldbjni", "leveldbjni-all", "1.8")
+    layout, swaps = bd.substitute_artifacts(_layout_with_leveldb(), "aarch64", {repl: "/m2/openlab.jar"})
+    hdfs = layout["share/hadoop/hdfs/lib"]
+    assert [(a.group, a.path) for a in hdfs if a.artifact == "leveldbjni-all"] == [
+        ("org.openlabtesting.leveldbjni", "/m2/openlab.jar")]
+    assert bd.jar_file_name(hdfs[0]) == "leveldbjni-all-1.8.jar"
+    assert swaps == ["org.fusesource.leveldbjni:leveldbjni-all:1.8 -> org.openlabtesting.leveldbjni:leveldbjni-all:1.8 "
+                     "(share/hadoop/hdfs/lib)"]
+    assert layout["share/hadoop/common/lib"] == _layout_with_leveldb()["share/hadoop/common/lib"]
+    assert bd.layout_problems(layout) == []
+
+
+def test_substitute_artifacts_x86_64_keeps_everything():
+    layout, swaps = bd.substitute_artifacts(_layout_with_leveldb(), "x86_64", {})
+    assert layout == _layout_with_leveldb() and swaps == []
+
+
+def test_substitute_artifacts_errors():
+    with pytest.raises(bd.BuildError, match="replacement org.openlabtesting.leveldbjni:leveldbjni-all:1.8 .* was not fetched"):
+        bd.substitute_artifacts(_layout_with_leveldb(), "aarch64", {})
+    with pytest.raises(bd.BuildError, match="unknown --arch 'ppc64le'"):
+        bd.substitute_artifacts(_layout_with_leveldb(), "ppc64le", {})

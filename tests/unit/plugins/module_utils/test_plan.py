@@ -235,3 +235,42 @@ def test_host_from_facts_prefers_installed_memory():
 def test_fmt_size(mb, text):
     assert P.fmt_size(mb) == text
     assert P.parse_size_mb(text) == mb
+
+
+def _arm_hosts(page_size, arch='aarch64', distribution=None):
+    facts = {'cpu': {'logical': 64, 'architecture': arch},
+             'memory': {'total_bytes': 256 * 2 ** 30, 'page_size': page_size}, 'disks': ['a', 'b']}
+    if distribution:
+        facts['distribution'] = distribution
+    return [{'name': 'm', 'roles': ['namenode', 'resourcemanager'], 'facts': dict(facts)},
+            {'name': 'w1', 'roles': ['datanode', 'nodemanager'], 'facts': dict(facts)},
+            {'name': 'w2', 'roles': ['datanode', 'nodemanager'], 'facts': dict(facts, cpu={'logical': 64, 'architecture': 'x86_64'})}]
+
+
+def test_page_size_advice_for_aarch64_with_4k_pages():
+    r = P.plan(_arm_hosts(4096, distribution='Ubuntu'))
+    assert sorted(r['page_size_advice']) == ['m', 'w1']
+    assert 'linux-generic-64k' in r['page_size_advice']['w1']
+    advice = [w for w in r['warnings'] if '64 KB page kernel' in w]
+    assert len(advice) == 1 and advice[0].startswith('m, w1: aarch64 with 4 KB pages')
+    assert '40% faster HiBench TeraSort and 9% faster TPC-DS' in advice[0]
+
+
+def test_page_size_advice_lists_every_distribution_when_unknown():
+    text = P.plan(_arm_hosts(4096))['page_size_advice']['w1']
+    for hint in ('linux-generic-64k', 'kernel-64k', 'kernel-64kb', 'CONFIG_ARM64_64K_PAGES=y'):
+        assert hint in text
+
+
+@pytest.mark.parametrize('page_size,arch', [(65536, 'aarch64'), (4096, 'x86_64'), (None, 'aarch64')])
+def test_no_page_size_advice(page_size, arch):
+    r = P.plan(_arm_hosts(page_size, arch=arch))
+    assert r['page_size_advice'] == {}
+    assert not [w for w in r['warnings'] if '64 KB' in w]
+
+
+def test_page_size_must_be_positive():
+    hosts = [{'name': 'a', 'roles': ['namenode', 'nodemanager'], 'cores': 8, 'memory_mb': 32768, 'page_size': 0,
+              'architecture': 'aarch64'}]
+    with pytest.raises(P.PlanError, match=r'hosts\[a\].page_size'):
+        P.plan(hosts)

@@ -34,3 +34,31 @@ def test_preflight_report_build_and_failures():
     failed = R.failures(report, params()['thresholds'])
     assert 'w1: disk /data/disk1 seqread 500.0 MB/s, below min_disk_read_mbps=600.0' in failed
     assert 'w1 -> m: iperf3 failed: iperf3: error - unable to connect to server' in failed
+
+
+def _with_tuning(tuning):
+    p = params()
+    p['hosts']['w1']['tuning'] = tuning
+    return p
+
+
+def test_page_size_advice_in_report_and_markdown():
+    report = R.build(_with_tuning({'architecture': 'aarch64', 'page_size': '4096', 'distribution': 'Ubuntu',
+                                   'os_family': 'Debian'}))
+    advice = report['hosts']['w1']['advice']
+    assert len(advice) == 1 and 'linux-generic-64k' in advice[0] and '40% faster HiBench TeraSort' in advice[0]
+    markdown = R.render_markdown(report, [])
+    assert '## Advice' in markdown and '- w1: aarch64 with 4 KB pages' in markdown
+
+
+def test_no_page_size_advice_on_64k_or_x86():
+    for tuning in ({'architecture': 'aarch64', 'page_size': 65536}, {'architecture': 'x86_64', 'page_size': 4096}, {}):
+        report = R.build(_with_tuning(tuning))
+        assert report['hosts']['w1']['advice'] == []
+        assert '## Advice' not in R.render_markdown(report, [])
+
+
+def test_bad_page_size_is_named():
+    import pytest
+    with pytest.raises(R.PreflightError, match='tuning.page_size'):
+        R.build(_with_tuning({'architecture': 'aarch64', 'page_size': 'lots'}))
