@@ -237,7 +237,7 @@ def run_tpc(spark, name, conf):
             for statement in [s for s in sql.split(";") if s.strip()]:
                 rows = spark.sql(statement).collect()
             per_query[qid] = {"status": "ok", "seconds": round(time.time() - t0, 3),
-                              "rows": [[canonical(v) for v in r] for r in rows[:conf.get("keep_rows", 200)]],
+                              "rows": [[canonical(v) for v in r] for r in rows[:conf.get("keep_rows", 1000)]],
                               "row_count": len(rows)}
         except Exception as exc:  # a failing query is reported with its reason, the others still run
             per_query[qid] = {"status": "error", "seconds": round(time.time() - t0, 3),
