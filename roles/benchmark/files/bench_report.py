@@ -290,7 +290,7 @@ def tpc_check(raw, res):
             listed[qid] = "answer differs from DuckDB: %s" % why
     missing = sorted(set(answers) - set(res["queries"]))
     for qid in missing:
-        listed[qid] = "not run"
+        listed[qid] = "not selected (benchmark_tpc_queries)"
     return {"queries": len(answers), "equal": equal, "listed": listed,
             "passed": equal + len(listed) == len(answers)}
 
