@@ -98,8 +98,7 @@ def run_terasort_mr(conf):
     ex = jar("hadoop-mapreduce-examples-*.jar")
     base = SPEC["hdfs_dir"] + "/terasort_mr"
     n = int(conf["records"])
-    for d in ("input", "output", "validate"):
-        rm("%s/%s" % (base, d))
+    rm(base)
     t = Timer("terasort_mr")
     gen = t.phase("teragen", hadoop_jar, ex, "teragen", "-D", "mapreduce.job.maps=%d" % conf["maps"],
                   str(n), base + "/input")
@@ -127,8 +126,7 @@ def run_randomwriter_sort(conf_rw, conf_sort):
     ex = jar("hadoop-mapreduce-examples-*.jar")
     tests = jar("hadoop-mapreduce-client-jobclient-*-tests.jar")
     base = SPEC["hdfs_dir"] + "/randomwriter"
-    for d in ("input", "sorted"):
-        rm("%s/%s" % (base, d))
+    rm(base)
     total, maps = int(conf_rw["bytes"]), int(conf_rw["maps"])
     t = Timer("randomwriter")
     out = t.phase("randomwriter", hadoop_jar, ex, "randomwriter",
