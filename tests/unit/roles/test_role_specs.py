@@ -12,7 +12,7 @@ import yaml
 
 ROLES_DIR = pathlib.Path(__file__).resolve().parents[3] / "roles"
 ROLES = sorted(p.name for p in ROLES_DIR.iterdir() if (p / "meta" / "argument_specs.yml").is_file())
-TYPES = {"str": str, "int": int, "bool": bool, "list": list, "dict": dict}
+TYPES = {"str": str, "int": int, "float": float, "bool": bool, "list": list, "dict": dict}
 
 
 def _load(role, *parts):
@@ -59,7 +59,10 @@ def test_spec_types_and_descriptions(role):
         if kind == "int":
             assert not isinstance(value, bool), name
         if "choices" in option:
-            assert value in option["choices"], name
+            if kind == "list":
+                assert set(value) <= set(option["choices"]), name
+            else:
+                assert value in option["choices"], name
 
 
 @pytest.mark.parametrize("role", ROLES)
