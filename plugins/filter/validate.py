@@ -5,17 +5,23 @@
 
 from __future__ import annotations
 
-from ansible_collections.bigdata.spark.plugins.module_utils.validate import memory_errors, settings_errors
+from ansible_collections.bigdata.spark.plugins.module_utils.validate import format_guard, memory_errors, settings_errors
 
 
-def settings_problems(settings, context, known=None, extra_patterns=None):
-    """Findings (strings naming the variable) for one host's settings."""
-    return settings_errors(dict(settings or {}), dict(context or {}), dict(known or {}), list(extra_patterns or []))
+def settings_problems(settings, context, known=None, extra_patterns=None, defaults=None):
+    """Findings (strings naming the variable) for one host's settings; defaults are the roles' defaults."""
+    return settings_errors(dict(settings or {}), dict(context or {}), dict(known or {}), list(extra_patterns or []),
+                           dict(defaults or {}))
 
 
 def memory_problems(memory_bytes, host, heaps, daemons, nodemanager_mb=None, spark_daemon_mb=None):
     """Findings when the daemons' heaps on a host do not fit its memory."""
     return memory_errors(host, memory_bytes, heaps, list(daemons or []), nodemanager_mb, spark_daemon_mb)
+
+
+def namenode_format_guard(paths, name_dirs):
+    """Format, skip or refuse, from the paths found under the NameNode directories."""
+    return format_guard(list(name_dirs or []), list(paths or []))
 
 
 def _strip(spec):
@@ -41,4 +47,5 @@ class FilterModule:
             "settings_problems": settings_problems,
             "memory_problems": memory_problems,
             "spec_for_inventory": spec_for_inventory,
+            "namenode_format_guard": namenode_format_guard,
         }

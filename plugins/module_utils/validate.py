@@ -182,12 +182,13 @@ def _users(settings, errors):
         errors.append("hadoop_group: '%s'. Allowed: a valid, non-root group name." % group)
 
 
-def _ports(settings, errors):
+def _ports(settings, errors, defaults=None):
     seen = {}
     for var in PORT_VARS:
-        if var not in settings:
+        value = settings.get(var, (defaults or {}).get(var))
+        if value is None:
             continue
-        port = _as_int(settings[var])
+        port = _as_int(value)
         if port is None:
             continue
         if not 1 <= port <= 65535:
@@ -287,8 +288,10 @@ def _groups(context, errors):
                       % (counts["resourcemanager"], why))
 
 
-def settings_errors(settings, context, known=None, extra_patterns=()):
+def settings_errors(settings, context, known=None, extra_patterns=(), defaults=None):
     """Every finding for one host's settings (a dict of variable -> value) in the cluster `context`.
+
+    defaults: the roles' defaults; only the ports are read from them (to find clashes with a default port).
 
     context: groups (group -> number of hosts), datanodes (number), ha ({hdfs: bool, yarn: bool}),
     missing_files (controller paths that do not exist, as {variable: path}).
@@ -297,7 +300,7 @@ def settings_errors(settings, context, known=None, extra_patterns=()):
     _groups(context, errors)
     _paths(settings, errors)
     _users(settings, errors)
-    _ports(settings, errors)
+    _ports(settings, errors, defaults)
     _versions(settings, errors)
     _overrides(settings, known or {}, extra_patterns or (), errors)
     _sizes(settings, context, errors)
@@ -335,3 +338,53 @@ def memory_errors(host, memory_bytes, heaps, daemons, nodemanager_mb=None, spark
         errors.append("yarn_site_overrides: yarn.nodemanager.resource.memory-mb is %s MiB on %s, which has %s MiB "
                       "of memory. Allowed: less than the node's memory." % (nm, host, total_mb))
     return errors
+
+
+def _kind(relative):
+    base = relative.rsplit("/", 1)[-1]
+    if relative == "current/VERSION":
+        return "VERSION"
+    if base.startswith("fsimage"):
+        return "fsimage"
+    if base.startswith("edits") or base == "seen_txid":
+        return "edits"
+    return "other"
+
+
+def format_guard(name_dirs, paths):
+    """Whether `hdfs namenode -format` may run, from the paths found under the name directories.
+
+    Returns a dict: action (format, skip or refuse), reason and todo (sentences for the user), and
+    found (directory -> kinds of content: VERSION, fsimage, edits, other).
+    A top-level lost+found (a fresh file system) does not count.
+    """
+    dirs = [d.rstrip("/") or "/" for d in name_dirs]
+    found = {d: set() for d in dirs}
+    for path in paths:
+        for d in dirs:
+            if path.startswith(d + "/"):
+                rel = path[len(d) + 1:]
+                if rel == "lost+found" or rel.startswith("lost+found/"):
+                    break
+                found[d].add(_kind(rel))
+                break
+    nonempty = {d: kinds for d, kinds in found.items() if kinds}
+    summary = {d: sorted(kinds) for d, kinds in found.items()}
+    if not nonempty:
+        return {"action": "format", "found": summary,
+                "reason": "every name directory is empty (%s): a fresh install" % ", ".join(dirs), "todo": ""}
+    without_version = sorted(d for d, kinds in nonempty.items() if "VERSION" not in kinds)
+    if not without_version:
+        return {"action": "skip", "found": summary,
+                "reason": "NameNode format refused: %s already hold(s) a formatted namespace (current/VERSION)"
+                          % ", ".join(sorted(nonempty)),
+                "todo": "Nothing to do on a rerun: existing metadata is never overwritten. Formatting erases HDFS; "
+                        "if that is really wanted, back the directories up and empty every one of hdfs_name_dirs by "
+                        "hand."}
+    details = "; ".join("%s holds %s" % (d, ", ".join(sorted(nonempty[d]))) for d in without_version)
+    return {"action": "refuse", "found": summary,
+            "reason": "NameNode format refused: %s, without current/VERSION. This is not a fresh install, and a "
+                      "NameNode started on such a directory would clear it" % details,
+            "todo": "If these are NameNode metadata, restore current/VERSION (and the rest of current/) from a "
+                    "backup or from another name directory of the same NameNode; if the files do not belong to "
+                    "HDFS, move them out of the directory. Then rerun. Nothing was formatted, started or deleted."}
