@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.bigdata.spark.plugins.module_utils.validate import format_guard, memory_errors, settings_errors
+from ansible_collections.bigdata.spark.plugins.module_utils.validate import format_guard, memory_errors, secret_names, settings_errors
 
 
 def settings_problems(settings, context, known=None, extra_patterns=None, defaults=None):
@@ -22,6 +22,11 @@ def memory_problems(memory_bytes, host, heaps, daemons, nodemanager_mb=None, spa
 def namenode_format_guard(paths, name_dirs):
     """Format, skip or refuse, from the paths found under the NameNode directories."""
     return format_guard(list(name_dirs or []), list(paths or []))
+
+
+def has_secrets(*dicts):
+    """True when a name in the dicts looks like it holds a secret: the task that writes them runs with no_log."""
+    return any(secret_names(d) for d in dicts if isinstance(d, dict))
 
 
 def _strip(spec):
@@ -48,4 +53,5 @@ class FilterModule:
             "memory_problems": memory_problems,
             "spec_for_inventory": spec_for_inventory,
             "namenode_format_guard": namenode_format_guard,
+            "has_secrets": has_secrets,
         }

@@ -340,6 +340,21 @@ def memory_errors(host, memory_bytes, heaps, daemons, nodemanager_mb=None, spark
     return errors
 
 
+SECRET_RE = re.compile(r"(password|passwd|secret|credential|token|keystore|truststore|(^|[._-])key$|access[._-]?key)",
+                       re.I)
+
+
+def secret_names(settings):
+    """Names in a dict (or its nested dicts) that look like they hold a secret (passwords, keys, tokens)."""
+    found = []
+    for name, value in (settings or {}).items():
+        if isinstance(name, str) and SECRET_RE.search(name):
+            found.append(name)
+        if isinstance(value, dict):
+            found.extend(secret_names(value))
+    return sorted(found)
+
+
 def _kind(relative):
     base = relative.rsplit("/", 1)[-1]
     if relative == "current/VERSION":

@@ -84,3 +84,14 @@ def test_format_guard(paths, action, says):
     assert says in got["reason"]
     if action != "format":
         assert "refused" in got["reason"] and got["todo"]
+
+
+@pytest.mark.parametrize("settings, found", [
+    ({"fs.s3a.secret.key": "x", "fs.s3a.access.key": "y", "dfs.replication": 2}, ["fs.s3a.access.key", "fs.s3a.secret.key"]),
+    ({"ssl.server.keystore.password": "p", "spark.ssl.keyPassword": "k"}, ["spark.ssl.keyPassword", "ssl.server.keystore.password"]),
+    ({"AWS_SECRET_ACCESS_KEY": "z"}, ["AWS_SECRET_ACCESS_KEY"]),
+    ({"dfs.blocksize": 1, "yarn.nodemanager.keytab": None, "mapreduce.map.memory.mb": 1}, []),
+    ({}, []),
+])
+def test_secret_names(settings, found):
+    assert V.secret_names(settings) == found
