@@ -375,7 +375,11 @@ def format_guard(name_dirs, paths):
     """
     dirs = [d.rstrip("/") or "/" for d in name_dirs]
     found = {d: set() for d in dirs}
+    paths = [p.rstrip("/") for p in paths]
+    parents = {p.rsplit("/", 1)[0] for p in paths}
     for path in paths:
+        if path in parents:
+            continue  # a directory with entries: its entries say what it holds
         for d in dirs:
             if path.startswith(d + "/"):
                 rel = path[len(d) + 1:]

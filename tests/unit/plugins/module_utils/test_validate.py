@@ -76,6 +76,8 @@ def test_memory():
     (["/nn/current", "/nn/current/fsimage_0000000000000000000"], "refuse", "/nn holds fsimage"),
     (["/nn/current", "/nn/current/edits_0000000000000000001-0000000000000000002"], "refuse", "/nn holds edits"),
     (["/nn/notes.txt"], "refuse", "/nn holds other"),
+    (["/nn/current"], "refuse", "/nn holds other"),
+    (["/nn/current", "/nn/current/fsimage_1"], "refuse", "/nn holds fsimage, without"),
     (["/nn/current/VERSION", "/nn2/stray"], "refuse", "/nn2 holds other"),
 ])
 def test_format_guard(paths, action, says):
