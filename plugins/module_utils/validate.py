@@ -371,7 +371,8 @@ def format_guard(name_dirs, paths):
 
     Returns a dict: action (format, skip or refuse), reason and todo (sentences for the user), and
     found (directory -> kinds of content: VERSION, fsimage, edits, other).
-    A top-level lost+found (a fresh file system) does not count.
+    Anything counts, a lost+found too: `hdfs namenode -format -nonInteractive` refuses such a directory
+    itself, so a mount point must be used through a subdirectory.
     """
     dirs = [d.rstrip("/") or "/" for d in name_dirs]
     found = {d: set() for d in dirs}
@@ -382,10 +383,7 @@ def format_guard(name_dirs, paths):
             continue  # a directory with entries: its entries say what it holds
         for d in dirs:
             if path.startswith(d + "/"):
-                rel = path[len(d) + 1:]
-                if rel == "lost+found" or rel.startswith("lost+found/"):
-                    break
-                found[d].add(_kind(rel))
+                found[d].add(_kind(path[len(d) + 1:]))
                 break
     nonempty = {d: kinds for d, kinds in found.items() if kinds}
     summary = {d: sorted(kinds) for d, kinds in found.items()}
@@ -406,4 +404,5 @@ def format_guard(name_dirs, paths):
                       "NameNode started on such a directory would clear it" % details,
             "todo": "If these are NameNode metadata, restore current/VERSION (and the rest of current/) from a "
                     "backup or from another name directory of the same NameNode; if the files do not belong to "
-                    "HDFS, move them out of the directory. Then rerun. Nothing was formatted, started or deleted."}
+                    "HDFS, move them out of the directory; if the directory is a mount point holding only "
+                    "lost+found, use a subdirectory of it in hdfs_name_dirs. Then rerun. Nothing was formatted, started or deleted."}

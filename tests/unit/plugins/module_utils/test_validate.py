@@ -71,7 +71,7 @@ def test_memory():
 
 @pytest.mark.parametrize("paths, action, says", [
     ([], "format", "fresh install"),
-    (["/nn/lost+found"], "format", "fresh install"),
+    (["/nn/lost+found"], "refuse", "/nn holds other"),
     (["/nn/current", "/nn/current/VERSION", "/nn/current/fsimage_1"], "skip", "current/VERSION"),
     (["/nn/current", "/nn/current/fsimage_0000000000000000000"], "refuse", "/nn holds fsimage"),
     (["/nn/current", "/nn/current/edits_0000000000000000001-0000000000000000002"], "refuse", "/nn holds edits"),
