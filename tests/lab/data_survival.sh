@@ -4,7 +4,8 @@
 # STEPS (comma-separated, in order; default all): write, rerun, rolling, stopstart, killdn, interrupt, idempotence.
 #   write      put 4 files of 3 blocks each (1 MiB blocks, replication 2) and keep their MD5s
 #   rerun      ansible-playbook site.yml again
-#   rolling    change a tuning value (hdfs and yarn) with site.yml limited to the configure tags, which
+#   rolling    change a tuning value (hdfs and yarn) with site.yml limited to the install (directories) and
+#              configure tags, which
 #              rewrites the files and restarts the changed daemons rolling (playbooks/restart.yml)
 #   stopstart  stop every daemon of the cluster, start them again
 #   killdn     SIGKILL one DataNode's JVM; read while it is gone; wait until it is back and nothing is under-replicated
@@ -58,7 +59,7 @@ for step in "${list[@]}"; do
     write) : > "$SURVIVAL_RESULTS"; timed write play "$here/survival.yml" -e survival_action=write -e survival_rewrite=true ;;
     idempotence) check "rerun-site.yml-(molecule-idempotence)" ;;
     rerun) timed rerun play "$root/playbooks/site.yml"; check rerun ;;
-    rolling) timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_configure,yarn_configure -e "$tuning"
+    rolling) timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure -e "$tuning"
              check rolling ;;
     stopstart) timed stopstart play "$here/survival.yml" -e survival_action=stop_start; check stopstart ;;
     killdn) timed killdn play "$here/survival.yml" -e survival_action=kill_datanode; check killdn ;;
