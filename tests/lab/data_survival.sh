@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Data survival: nothing the playbooks (or a crash) do loses a byte in HDFS.
+#   tests/lab/data_survival.sh INVENTORY [STEPS]
+# STEPS (comma-separated, in order; default all): write, rerun, rolling, stopstart, killdn, interrupt, idempotence.
+#   write      put 4 files of 3 blocks each (1 MiB blocks, replication 2) and keep their MD5s
+#   rerun      ansible-playbook site.yml again
+#   rolling    change a tuning value (hdfs and yarn) with site.yml limited to the install (directories) and
+#              configure tags, which
+#              rewrites the files and restarts the changed daemons rolling (playbooks/restart.yml)
+#   stopstart  stop every daemon of the cluster, start them again
+#   killdn     SIGKILL one DataNode's JVM; read while it is gone; wait until it is back and nothing is under-replicated
+#   idempotence  only the check, recorded as "rerun (molecule idempotence)": for the molecule lab scenario,
+#              whose converge writes the files and whose idempotence run is the rerun of site.yml
+#   interrupt  start site.yml with another tuning value, kill it once it is writing the HDFS files, run site.yml again
+# After every step but write: every file is read back through HDFS and by a Spark job on YARN and its MD5
+# compared; the step, the files checked and the files lost go to $SURVIVAL_RESULTS (a table at the end).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+inv=${1:?usage: data_survival.sh INVENTORY [STEPS]}
+steps=${2:-write,rerun,rolling,stopstart,killdn,interrupt}
+export ANSIBLE_CONFIG=${ANSIBLE_CONFIG:-$root/ansible.cfg} ANSIBLE_NOCOLOR=1
+export SURVIVAL_RESULTS=${SURVIVAL_RESULTS:-/tmp/bigdata-survival-results.tsv}
+log_dir=${SURVIVAL_LOG_DIR:-/tmp/bigdata-survival-logs}
+mkdir -p "$log_dir"
+
+play() { ansible-playbook -i "$inv" "$@"; }
+check() { play "$here/survival.yml" -e survival_action=check -e "survival_step=$1" > "$log_dir/check-$1.log" 2>&1 || { tail -40 "$log_dir/check-$1.log"; exit 1; }; }
+timed() {
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@" > "$log_dir/$name.log" 2>&1 || { echo "survival: step $name failed (log $log_dir/$name.log)"; tail -40 "$log_dir/$name.log"; exit 1; }
+  echo "survival: $name done in $((SECONDS - t0)) s"
+}
+tuning='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 7}, "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 30}}'
+tuning2='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 8}, "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 60}}'
+
+interrupt() {
+  # Kill the converge once it is rewriting hdfs-site.xml (a tuning value differs), then converge again.
+  local out=$log_dir/interrupt-killed.log
+  ansible-playbook -i "$inv" "$root/playbooks/site.yml" -e "$tuning2" > "$out" 2>&1 &
+  local pid=$!
+  local waited=0
+  until grep -q 'TASK \[bigdata.spark.hdfs : Write hdfs-site.xml\]' "$out" 2>/dev/null; do
+    sleep 2; waited=$((waited + 2))
+    if ! kill -0 "$pid" 2>/dev/null; then echo "survival: the converge ended before it could be interrupted"; return 1; fi
+    [ "$waited" -lt 1800 ] || { kill "$pid"; return 1; }
+  done
+  sleep 3
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null || true
+  echo "survival: converge killed after $waited s, at: $(grep '^TASK' "$out" | tail -1)"
+  ansible-playbook -i "$inv" "$root/playbooks/site.yml" -e "$tuning2"
+}
+
+IFS=, read -r -a list <<<"$steps"
+for step in "${list[@]}"; do
+  case "$step" in
+    write) : > "$SURVIVAL_RESULTS"; timed write play "$here/survival.yml" -e survival_action=write -e survival_rewrite=true ;;
+    idempotence) check "rerun-site.yml-(molecule-idempotence)" ;;
+    rerun) timed rerun play "$root/playbooks/site.yml"; check rerun ;;
+    rolling) timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure -e "$tuning"
+             check rolling ;;
+    stopstart) timed stopstart play "$here/survival.yml" -e survival_action=stop_start; check stopstart ;;
+    killdn) timed killdn play "$here/survival.yml" -e survival_action=kill_datanode; check killdn ;;
+    interrupt) timed interrupt interrupt; check interrupt ;;
+    *) echo "survival: unknown step '$step' (allowed: write, rerun, rolling, stopstart, killdn, interrupt, idempotence)" >&2; exit 2 ;;
+  esac
+done
+echo
+printf '| step | files checked | files lost |\n| --- | --- | --- |\n'
+awk -F'\t' '{printf "| %s | %s | %s |\n", $1, $2, $3}' "$SURVIVAL_RESULTS"

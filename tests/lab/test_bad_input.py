@@ -1,0 +1,159 @@
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""Bad input is caught before any host changes: one `ansible-playbook playbooks/site.yml` run per mistake.
+
+Runs against a converged (or fresh) lab whose inventory is given:
+
+    BIGDATA_LAB_INVENTORY=/tmp/ds-inv pytest -q -p no:cacheprovider tests/lab/test_bad_input.py
+
+Each case asserts that the run failed, that the message names the variable, that the play recap shows
+changed=0 on every host and that no task of a deploying role ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+INVENTORY = os.environ.get("BIGDATA_LAB_INVENTORY", "")
+# site.yml by default; rolling_restart.yml imports the same validation.
+PLAYBOOK = os.environ.get("BIGDATA_BAD_INPUT_PLAYBOOK", "site.yml")
+
+pytestmark = pytest.mark.skipif(not INVENTORY, reason="set BIGDATA_LAB_INVENTORY to a lab inventory (file or directory)")
+
+USERS = {"hdfs": "hdfs", "yarn": "yarn", "mapred": "mapred", "spark": "spark"}
+
+# id -> (extra vars, text the message must hold). The text names the variable (or the group).
+CASES = {
+    # wrong types and unknown choices: the roles' argument specs
+    "replication-not-int": ({"hdfs_replication": "two"}, "'hdfs_replication' is of type"),
+    "block-size-not-int": ({"hdfs_block_size": "big"}, "'hdfs_block_size' is of type"),
+    "format-flag-not-bool": ({"hdfs_namenode_format_if_empty": "maybe"}, "'hdfs_namenode_format_if_empty' is of type"),
+    "hadoop-source-choice": ({"hadoop_install_source": "ftp"}, "hadoop_install_source must be one of"),
+    "spark-source-choice": ({"spark_install_source": "ftp"}, "spark_install_source must be one of"),
+    "java-version-choice": ({"java_version": 8}, "java_version must be one of"),
+    "log-level-choice": ({"hadoop_log_level": "LOUD"}, "hadoop_log_level must be one of"),
+    "users-not-dict": ({"hadoop_users": "hdfs"}, "'hadoop_users' is of type"),
+    "overrides-not-dict": ({"yarn_site_overrides": ["a", "b"]}, "'yarn_site_overrides' is of type"),
+    "recovery-not-bool": ({"yarn_nodemanager_recovery": "perhaps"}, "'yarn_nodemanager_recovery' is of type"),
+    "port-not-int": ({"spark_history_port": "http"}, "'spark_history_port' is of type"),
+    "history-flag-not-bool": ({"spark_history_enabled": "sometimes"}, "'spark_history_enabled' is of type"),
+    # mistakes a type cannot catch: the validate role
+    "replication-above-datanodes": ({"hdfs_replication": 5}, "hdfs_replication: 5 is above the number of DataNodes"),
+    "replication-zero": ({"hdfs_replication": 0}, "hdfs_replication: 0. Allowed"),
+    "data-dir-relative": ({"hadoop_data_dirs": ["data/disk1"]}, "hadoop_data_dirs: 'data/disk1' is not an absolute path"),
+    "name-dir-relative": ({"hdfs_name_dirs": ["name"]}, "hdfs_name_dirs: 'name' is not an absolute path"),
+    "data-dir-twice": ({"hadoop_data_dirs": ["/data/disk1", "/data/disk1/"]}, "hadoop_data_dirs: /data/disk1 listed more than once"),
+    "name-dir-inside-dn": ({"hdfs_name_dirs": ["/data/disk1/hdfs/dn/name"]}, "hdfs_name_dirs: '/data/disk1/hdfs/dn/name' overlaps"),
+    "conf-dir-relative": ({"hadoop_conf_dir": "etc/hadoop"}, "hadoop_conf_dir: 'etc/hadoop' is not an absolute path"),
+    "root-service-user": ({"hadoop_users": dict(USERS, hdfs="root")}, "hadoop_users.hdfs: 'root'"),
+    "shared-service-user": ({"hadoop_users": dict(USERS, mapred="yarn")}, "hadoop_users: yarn serve more than one function"),
+    "users-missing-key": ({"hadoop_users": {"hdfs": "hdfs", "yarn": "yarn", "mapred": "mapred"}}, "hadoop_users: the keys spark are missing"),
+    "bad-user-name": ({"hadoop_users": dict(USERS, spark="Spark User")}, "hadoop_users.spark: 'Spark User' is not a valid user name"),
+    "root-group": ({"hadoop_group": "root"}, "hadoop_group: 'root'"),
+    "port-out-of-range": ({"hdfs_namenode_http_port": 70000}, "hdfs_namenode_http_port: 70000 is not a port"),
+    "port-collision": ({"spark_history_port": 8088}, "spark_history_port: port 8088 is also yarn_resourcemanager_webapp_port"),
+    "unknown-hdfs-property": ({"hdfs_site_overrides": {"dfs.replicaton": 2}}, "hdfs_site_overrides: unknown property 'dfs.replicaton' (did you mean 'dfs.replication'?)"),
+    "unknown-yarn-property": ({"yarn_site_overrides": {"yarn.nodemanager.resource.memory_mb": 2048}}, "yarn_site_overrides: unknown property 'yarn.nodemanager.resource.memory_mb'"),
+    "unknown-mapred-property": ({"mapred_site_overrides": {"mapreduce.map.memory": 512}}, "mapred_site_overrides: unknown property 'mapreduce.map.memory'"),
+    "unknown-core-property": ({"hadoop_core_site_overrides": {"io.file.buffersize": 65536}}, "hadoop_core_site_overrides: unknown property 'io.file.buffersize'"),
+    "yarn-property-in-hdfs-file": ({"hdfs_site_overrides": {"yarn.nodemanager.vmem-check-enabled": False}}, "hdfs_site_overrides: unknown property 'yarn.nodemanager.vmem-check-enabled'"),
+    "managed-property-override": ({"hdfs_site_overrides": {"dfs.namenode.name.dir": "file:///tmp/nn"}}, "hdfs_site_overrides: sets 'dfs.namenode.name.dir'"),
+    "spark-key-without-prefix": ({"spark_defaults_overrides": {"executor.memory": "1g"}}, "spark_defaults_overrides: 'executor.memory' is not a Spark property"),
+    "min-above-max-allocation": ({"yarn_site_overrides": {"yarn.scheduler.minimum-allocation-mb": 4096, "yarn.scheduler.maximum-allocation-mb": 1024}}, "yarn_site_overrides: yarn.scheduler.minimum-allocation-mb (4096) is above"),
+    "hadoop-version-format": ({"hadoop_version": "3.3"}, "hadoop_version: '3.3'"),
+    "block-size-too-small": ({"hdfs_block_size": 4096}, "hdfs_block_size: 4096. Allowed"),
+    "cluster-id-characters": ({"hdfs_cluster_id": "my cluster"}, "hdfs_cluster_id: 'my cluster'"),
+    "controller-tarball-missing": ({"hadoop_controller_tarball": "/nonexistent/hadoop-3.3.6.tar.gz"}, "hadoop_controller_tarball: '/nonexistent/hadoop-3.3.6.tar.gz' does not exist"),
+    "unknown-heap-key": ({"hadoop_heap_mb": {"namenod": 512}}, "hadoop_heap_mb: unknown daemon(s) namenod"),
+    "wait-timeout-zero": ({"hdfs_wait_timeout": 0}, "hdfs_wait_timeout: 0. Allowed"),
+    # after the hardware facts: sizes against the node's memory
+    "heap-above-node-memory": ({"hadoop_heap_mb": {"namenode": 900000, "datanode": 384, "resourcemanager": 512,
+                                                   "nodemanager": 384, "historyserver": 256}},
+                               "hadoop_heap_mb.namenode: 900000 MiB on"),
+    "nodemanager-memory-above-node": ({"yarn_site_overrides": {"yarn.nodemanager.resource.memory-mb": 900000}},
+                                      "yarn.nodemanager.resource.memory-mb is 900000 MiB on"),
+}
+
+# id -> (inventory change, text): mistakes in the groups.
+GROUP_CASES = {
+    "no-namenode": ("empty:namenode", "inventory group 'namenode': no host"),
+    "no-resourcemanager": ("empty:resourcemanager", "inventory group 'resourcemanager': no host"),
+    "two-namenodes-without-ha": ("second:namenode", "inventory group 'namenode': 2 hosts, HA settings are missing"),
+    "two-resourcemanagers-without-ha": ("second:resourcemanager", "inventory group 'resourcemanager': 2 hosts, yarn.resourcemanager.ha.enabled"),
+}
+
+RECAP = re.compile(r"^(\S+)\s+:\s+ok=\d+\s+changed=(\d+)", re.M)
+DEPLOY_TASK = re.compile(r"^TASK \[bigdata\.spark\.(java|hadoop_common|hdfs|yarn|spark) :", re.M)
+
+
+def _inventory_file(path):
+    path = pathlib.Path(path)
+    return path / "hosts.yml" if path.is_dir() else path
+
+
+def _edited_inventory(tmp_path, change):
+    """A copy of the lab inventory (with its group_vars) where one group is emptied or gets a second host."""
+    what, group = change.split(":")
+    source = _inventory_file(INVENTORY)
+    data = yaml.safe_load(source.read_text())
+    children = data["all"]["children"]["hadoop"]["children"]
+    workers = sorted(children["workers"]["hosts"])
+    if what == "empty":
+        children[group] = {"hosts": {}}
+    else:
+        children[group]["hosts"][workers[0]] = None
+    inv = tmp_path / "inv"
+    inv.mkdir()
+    (inv / "hosts.yml").write_text(yaml.safe_dump(data))
+    group_vars = source.parent / "group_vars"
+    if group_vars.exists():
+        (inv / "group_vars").symlink_to(group_vars.resolve())
+    return inv
+
+
+def _run(inventory, extra):
+    env = dict(os.environ, ANSIBLE_CONFIG=str(ROOT / "ansible.cfg"), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0")
+    argv = [shutil.which("ansible-playbook") or "ansible-playbook", "-i", str(inventory), str(ROOT / "playbooks" / PLAYBOOK)]
+    if extra:
+        argv += ["-e", json.dumps(extra)]
+    return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def _assert_refused(proc, expected):
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, "the run did not fail:\n" + out[-3000:]
+    flat = re.sub(r"\s+", " ", out.replace("''", "'"))
+    assert expected in flat, "the message does not say %r:\n%s" % (expected, out[-4000:])
+    recap = RECAP.findall(proc.stdout)
+    assert recap, "no play recap:\n" + out[-3000:]
+    changed = {host: int(n) for host, n in recap if int(n)}
+    assert not changed, "hosts changed: %s" % changed
+    ran = DEPLOY_TASK.findall(proc.stdout)
+    assert not ran, "deploying roles ran: %s" % sorted(set(ran))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_variable_is_refused(case):
+    extra, expected = CASES[case]
+    _assert_refused(_run(INVENTORY, extra), expected)
+
+
+@pytest.mark.parametrize("case", sorted(GROUP_CASES))
+def test_bad_inventory_is_refused(case, tmp_path):
+    change, expected = GROUP_CASES[case]
+    _assert_refused(_run(_edited_inventory(tmp_path, change), {}), expected)
+
+
+def test_cases_are_distinct():
+    """Each case is its own mistake: no two share a message."""
+    texts = [v[1] for v in CASES.values()] + [v[1] for v in GROUP_CASES.values()]
+    assert len(texts) == len(set(texts)) and len(texts) >= 30
