@@ -43,7 +43,7 @@ CASES = {
     "log-level-choice": ({"hadoop_log_level": "LOUD"}, "hadoop_log_level must be one of"),
     "users-not-dict": ({"hadoop_users": "hdfs"}, "'hadoop_users' is of type"),
     "overrides-not-dict": ({"yarn_site_overrides": ["a", "b"]}, "'yarn_site_overrides' is of type"),
-    "recovery-not-bool": ({"yarn_nodemanager_recovery": "perhaps"}, "'yarn_nodemanager_recovery' is of type"),
+    "recovery-not-bool": ({"yarn_nodemanager_recovery_enabled": "perhaps"}, "'yarn_nodemanager_recovery_enabled' is of type"),
     "port-not-int": ({"spark_history_port": "http"}, "'spark_history_port' is of type"),
     "history-flag-not-bool": ({"spark_history_enabled": "sometimes"}, "'spark_history_enabled' is of type"),
     # mistakes a type cannot catch: the validate role
