@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
 """Write the property names of a Hadoop release's *-default.xml files as YAML.

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
@@ -50,10 +49,9 @@ def jar(pattern):
 
 def run(args):
     """Run a command; its combined output, raising with the tail of the output on failure."""
-    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, check=False)
     if proc.returncode != 0:
-        raise SystemExit("bench_mr: %s failed (rc %d):\n%s" % (" ".join(args[:4]), proc.returncode,
-                                                                 proc.stdout[-3000:]))
+        raise SystemExit("bench_mr: %s failed (rc %d):\n%s" % (" ".join(args[:4]), proc.returncode, proc.stdout[-3000:]))
     return proc.stdout
 
 

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
@@ -393,9 +392,8 @@ def compare(dir_a, dir_b, out=sys.stdout):
     ta = {w["workload"]: w for w in a["workloads"]}
     for name, ratio in ratios(a, b).items():
         tb = {w["workload"]: w for w in b["workloads"]}[name]
-        out.write("%-16s %14.3f %14.3f %8s\n" % (name, ta[name]["throughput_bytes_s"] / 1e6,
-                                                  tb["throughput_bytes_s"] / 1e6,
-                                                  "%.3f" % ratio if ratio is not None else "n/a"))
+        shown = "%.3f" % ratio if ratio is not None else "n/a"
+        out.write("%-16s %14.3f %14.3f %8s\n" % (name, ta[name]["throughput_bytes_s"] / 1e6, tb["throughput_bytes_s"] / 1e6, shown))
     return ratios(a, b)
 
 
@@ -433,7 +431,7 @@ def main(argv):
     elif cmd == "ab" and len(argv) >= 3:
         ab(argv[2:])
     else:
-        raise ReportError("usage:\n" + __doc__.split("\n\n")[0])
+        raise ReportError("usage:\n" + __doc__.split("\n\n", maxsplit=1)[0])
 
 
 if __name__ == "__main__":

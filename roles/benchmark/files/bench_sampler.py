@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
@@ -87,7 +86,7 @@ def ipmi_watts():
     """The BMC's instantaneous power reading (IPMI DCMI), or None."""
     try:
         out = subprocess.run(["ipmitool", "dcmi", "power", "reading"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, universal_newlines=True, timeout=10).stdout
+                             stderr=subprocess.STDOUT, universal_newlines=True, timeout=10, check=False).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     found = re.search(r"Instantaneous power reading:\s*(\d+)\s*Watts", out)

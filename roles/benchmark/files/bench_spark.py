@@ -170,8 +170,7 @@ def run_groupby(spark, conf):
     t = Timer("groupby")
     t.phase("generate", lambda: kv_records(spark, n, parts, groups).write.mode("overwrite").parquet(base + "/input"))
     src = spark.read.parquet(base + "/input")
-    t.phase("group", lambda: src.groupBy("k").agg(F.count(F.lit(1)).alias("n"),
-                                                   F.sum(F.crc32("v")).alias("crc"))
+    t.phase("group", lambda: src.groupBy("k").agg(F.count(F.lit(1)).alias("n"), F.sum(F.crc32("v")).alias("crc"))
             .write.mode("overwrite").parquet(base + "/output"))
     out = spark.read.parquet(base + "/output")
     got = t.phase("validate", lambda: out.agg(F.sum("n").alias("n"), F.sum("crc").alias("crc"),
