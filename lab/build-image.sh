@@ -25,26 +25,41 @@ packages=(systemd systemd-sysv dbus python3 python3-apt openjdk-17-jdk-headless 
 recipe=$(printf '%s\n' "$arch" "${packages[@]}" "$(sha256sum "$0" | cut -c1-16)" | sha256sum | cut -c1-12)
 image=localhost/bigdata-lab-base:bookworm-$arch-$recipe
 if $print; then echo "$image"; exit 0; fi
+# One build per architecture at a time: a second caller (a parallel test scenario) waits, then finds the image.
+mkdir -p "$here/build"
+exec 8>"$here/build/build-image-$arch.lock"
+flock 8
 if ! $force && podman image exists "$image"; then
   echo "build-image: $image is up to date (recipe $recipe)"
   exit 0
 fi
 
 build=$here/build/rootfs-$arch
+# The chroot's /proc, /sys and /dev are mounts of this machine's: never delete through them.
+unmount_all() {
+  local m
+  for m in $(awk -v b="$build/" 'index($2, b) == 1 {print $2}' /proc/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done
+  if awk -v b="$build/" 'index($2, b) == 1 {found=1} END {exit !found}' /proc/mounts; then
+    echo "build-image: something is still mounted under $build; not removing it" >&2
+    exit 1
+  fi
+}
+unmount_all
 rm -rf "$build"
 mkdir -p "$build"
 echo "build-image: debootstrap bookworm ($arch) into $build"
 debootstrap --variant=minbase --arch="$arch" --include=ca-certificates bookworm "$build" "$mirror" >"$here/build/debootstrap-$arch.log" 2>&1 \
   || { tail -20 "$here/build/debootstrap-$arch.log"; exit 1; }
 
-cleanup() { umount -l "$build/proc" 2>/dev/null || true; umount -l "$build/sys" 2>/dev/null || true; umount -l "$build/dev" 2>/dev/null || true; }
+cleanup() { unmount_all; }
 trap cleanup EXIT
+trap 'exit 1' INT TERM
 mount -t proc proc "$build/proc"
 mount --rbind /sys "$build/sys"
 mount --rbind /dev "$build/dev"
 chroot "$build" /bin/sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends ${packages[*]} >/dev/null && apt-get clean"
 cleanup
-trap - EXIT
+trap - EXIT INT TERM
 
 # A container boots quickly and quietly: no consoles, no units that need real hardware.
 for unit in getty@tty1.service console-getty.service systemd-udevd.service systemd-udevd-control.socket \
@@ -66,6 +81,7 @@ echo "build-image: importing $image"
 # --arch records the image's architecture, so `podman run --arch arm64` finds it instead of pulling.
 tar -C "$build" -c . | podman import --arch "$arch" --change 'CMD ["/sbin/init"]' --change "LABEL bigdata.recipe=$recipe" \
   --change 'STOPSIGNAL SIGRTMIN+3' - "$image" >/dev/null
+unmount_all
 rm -rf "$build"
 echo "build-image: built $image (recipe $recipe)"
 # Older recipes' images go unless a container still uses them (podman refuses those).

@@ -38,6 +38,8 @@ layer_molecule() {
   # The scenarios run side by side (each has its own lab name and network); a scenario spends much of
   # its time waiting on daemons and podman, so together they finish well before one after the other.
   local s rc=0 pids=() names=()
+  # The base image once, before the scenarios start their labs (a no-op when it is up to date).
+  lab/build-image.sh || return 1
   for s in ${MOLECULE_SCENARIOS:-single lab}; do
     [ -f "extensions/molecule/$s/molecule.yml" ] || { echo "molecule: no scenario '$s'" >&2; return 2; }
     (molecule test -s "$s" >"$logdir/molecule-$s.log" 2>&1) &
