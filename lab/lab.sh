@@ -117,6 +117,7 @@ up() {
   archs=$(for n in $(nodes); do node_arch "$n"; done | sort -u)
   for a in $archs; do "$here/build-image.sh" --arch="$a"; done
   if ! podman network exists "$net"; then
+    drop_stale_bridge
     podman network create --internal --subnet "$subnet" "$net" >/dev/null
     echo "lab: created network $net ($subnet, internal)"
   fi
@@ -197,6 +198,17 @@ unserve() {
   rm -rf "$www"
 }
 
+# A podman bridge that outlived its network (containers killed with the session) still holds the lab's
+# gateway address, and podman then refuses the subnet. Only a podmanN bridge no network names is removed.
+drop_stale_bridge() {
+  local dev
+  dev=$(ip -o -4 addr show | awk -v gw="$gateway/" 'index($4, gw) == 1 {print $2}' | head -1)
+  [ -n "$dev" ] || return 0
+  [[ "$dev" =~ ^podman[0-9]+$ ]] || return 0
+  if podman network ls --format '{{.NetworkInterface}}' 2>/dev/null | grep -qx "$dev"; then return 0; fi
+  ip link delete "$dev" && echo "lab: removed the stale bridge $dev ($gateway)"
+}
+
 down() {
   local ids
   unserve
@@ -205,6 +217,7 @@ down() {
           podman ps -a --format '{{.Names}}' | grep -E "^$name-(master|worker[0-9])$" || true) | sort -u)
   for n in $ids; do podman rm -f -t 5 "$n" >/dev/null 2>&1 && echo "lab: removed $n"; done
   if podman network exists "$net"; then podman network rm -f "$net" >/dev/null && echo "lab: removed network $net"; fi
+  drop_stale_bridge
   rm -f "$inv"
 }
 

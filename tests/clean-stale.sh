@@ -17,5 +17,5 @@ rm -f "$top"/lab/build/t-*-inventory.yml "$top"/lab/build/t-*-serve.pid
 rm -rf "$top"/lab/build/t-*-www
 # Molecule's prerun installs this collection into ~/.ansible/collections; an old copy there would be what
 # ansible-lint and ansible-test resolve `bigdata.spark` to (roles added since would be "missing").
-rm -rf ~/.ansible/collections/ansible_collections/bigdata/spark
+rm -rf ~/.ansible/collections/ansible_collections/bigdata/spark "$top/.ansible/collections/ansible_collections/bigdata/spark"
 exit 0
