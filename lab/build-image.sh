@@ -37,8 +37,9 @@ fi
 build=$here/build/rootfs-$arch
 # The chroot's /proc, /sys and /dev are mounts of this machine's: never delete through them.
 unmount_all() {
-  local m
-  for m in $(awk -v b="$build/" 'index($2, b) == 1 {print $2}' /proc/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done
+  awk -v b="$build/" 'index($2, b) == 1 {print $2}' /proc/mounts | sort -r | while read -r m; do
+    umount -l "$m" 2>/dev/null || true
+  done
   if awk -v b="$build/" 'index($2, b) == 1 {found=1} END {exit !found}' /proc/mounts; then
     echo "build-image: something is still mounted under $build; not removing it" >&2
     exit 1
