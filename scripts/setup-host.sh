@@ -6,7 +6,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 venv=${BIGDATA_VENV:-$top/.venv}
 
 apt_packages=(podman runc netavark aardvark-dns debootstrap uidmap fuse-overlayfs slirp4netns
-  iptables python3-venv openjdk-17-jdk-headless maven curl xz-utils rsync jq qemu-user-static binfmt-support)
+  iptables python3-venv openjdk-17-jdk-headless maven curl xz-utils rsync jq qemu-user-static binfmt-support
+  shellcheck)
 
 missing=()
 for p in "${apt_packages[@]}"; do

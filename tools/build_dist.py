@@ -34,8 +34,10 @@ SHADE_PLUGIN_VERSION = "3.5.1"
 # Cumulative layers of the Hadoop distribution: each layer's third-party jars that no earlier
 # layer needs go to share/hadoop/<layer>/lib. (artifactId, classifier) pairs.
 HADOOP_LAYERS = (
-    ("common", (("hadoop-common", ""), ("hadoop-auth", ""))),
-    ("hdfs", (("hadoop-hdfs", ""), ("hadoop-hdfs-client", ""))),
+    # The tests jars of common and hdfs sit where Apache's tarball has them: MapReduce's test drivers
+    # (testmapredsort's SortValidator, via TestSequenceFile) load classes from them.
+    ("common", (("hadoop-common", ""), ("hadoop-common", "tests"), ("hadoop-auth", ""))),
+    ("hdfs", (("hadoop-hdfs", ""), ("hadoop-hdfs", "tests"), ("hadoop-hdfs-client", ""))),
     ("yarn", (
         ("hadoop-yarn-api", ""),
         ("hadoop-yarn-common", ""),

@@ -15,6 +15,7 @@ from ansible_collections.bigdata.spark.plugins.module_utils.hadoop_conf import (
     parse_hdfs_ls,
     render_hadoop_xml,
     render_spark_conf,
+    unit_names as _unit_names,
 )
 
 
@@ -55,6 +56,11 @@ def hdfs_home_dirs(names, group, mode="0755"):
     return home_dir_entries(names, group, mode)
 
 
+def unit_names(lines):
+    """Unit names from systemctl's listing lines."""
+    return _unit_names(lines)
+
+
 class FilterModule:
     """Hadoop and Spark configuration filters."""
 
@@ -65,4 +71,5 @@ class FilterModule:
             "hdfs_ls_parse": _wrap(hdfs_ls_parse),
             "hdfs_dir_plan": _wrap(hdfs_dir_plan),
             "hdfs_home_dirs": _wrap(hdfs_home_dirs),
+            "unit_names": _wrap(unit_names),
         }

@@ -128,6 +128,19 @@ def symbolic_to_octal(perm):
     return "%d%s" % (special, "".join(digits))
 
 
+def unit_names(lines):
+    """The unit names (without `.service`) in the first column of `systemctl list-units --plain --no-legend`
+    or `list-unit-files` output lines (or of `unit<TAB>detail` lines); blank lines are skipped."""
+    names = []
+    for line in lines or []:
+        fields = str(line).split()
+        if not fields:
+            continue
+        name = fields[0]
+        names.append(name[:-len(".service")] if name.endswith(".service") else name)
+    return names
+
+
 def parse_hdfs_ls(text):
     """Read `hdfs dfs -ls -d PATH...` output into {path: {owner, group, mode}}; other lines are ignored."""
     result = {}

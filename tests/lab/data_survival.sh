@@ -23,6 +23,8 @@ export ANSIBLE_CONFIG=${ANSIBLE_CONFIG:-$root/ansible.cfg} ANSIBLE_NOCOLOR=1
 export SURVIVAL_RESULTS=${SURVIVAL_RESULTS:-/tmp/bigdata-survival-results.tsv}
 log_dir=${SURVIVAL_LOG_DIR:-/tmp/bigdata-survival-logs}
 mkdir -p "$log_dir"
+# One run, one table.
+: > "$SURVIVAL_RESULTS"
 
 play() { ansible-playbook -i "$inv" "$@"; }
 check() { play "$here/survival.yml" -e survival_action=check -e "survival_step=$1" > "$log_dir/check-$1.log" 2>&1 || { tail -40 "$log_dir/check-$1.log"; exit 1; }; }
@@ -32,8 +34,12 @@ timed() {
   "$@" > "$log_dir/$name.log" 2>&1 || { echo "survival: step $name failed (log $log_dir/$name.log)"; tail -40 "$log_dir/$name.log"; exit 1; }
   echo "survival: $name done in $((SECONDS - t0)) s"
 }
-tuning='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 7}, "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 30}}'
-tuning2='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 8}, "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 60}}'
+# Extra vars replace the inventory's hdfs_site_overrides whole: keep the lab's heartbeat recheck in them.
+recheck='"dfs.namenode.heartbeat.recheck-interval": 10000'
+tuning='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 7, '"$recheck"'}, "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 30}}'
+live7='{"survival_live_conf": [{"port": 9864, "property": "dfs.datanode.handler.count", "value": 7},
+  {"port": 8042, "property": "yarn.nodemanager.delete.debug-delay-sec", "value": 30}]}'
+tuning2='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 8, '"$recheck"'}, "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 60}}'
 
 interrupt() {
   # Kill the converge once it is rewriting hdfs-site.xml (a tuning value differs), then converge again.
@@ -56,10 +62,13 @@ interrupt() {
 IFS=, read -r -a list <<<"$steps"
 for step in "${list[@]}"; do
   case "$step" in
-    write) : > "$SURVIVAL_RESULTS"; timed write play "$here/survival.yml" -e survival_action=write -e survival_rewrite=true ;;
+    write) timed write play "$here/survival.yml" -e survival_action=write -e survival_rewrite=true ;;
     idempotence) check "rerun-site.yml-(molecule-idempotence)" ;;
     rerun) timed rerun play "$root/playbooks/site.yml"; check rerun ;;
     rolling) timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure -e "$tuning"
+             # The restarted daemons run with the new values (their /conf pages), not only the files.
+             play "$here/survival.yml" -e survival_action=live_conf -e "$live7" > "$log_dir/live-conf.log" 2>&1 ||
+               { echo "survival: a daemon does not run with the new value after the rolling restart"; tail -40 "$log_dir/live-conf.log"; exit 1; }
              check rolling ;;
     stopstart) timed stopstart play "$here/survival.yml" -e survival_action=stop_start; check stopstart ;;
     killdn) timed killdn play "$here/survival.yml" -e survival_action=kill_datanode; check killdn ;;

@@ -103,8 +103,30 @@ DEPLOY_TASK = re.compile(r"^TASK \[bigdata\.spark\.(java|hadoop_common|hdfs|yarn
 
 
 def _inventory_file(path):
+    """The YAML file of an inventory: lab/lab.sh's file, inventories/lab/hosts.yml, or molecule's
+    inventory/ansible_inventory.yml."""
     path = pathlib.Path(path)
-    return path / "hosts.yml" if path.is_dir() else path
+    if path.is_file():
+        return path
+    for name in ("hosts.yml", "ansible_inventory.yml"):
+        if (path / name).is_file():
+            return path / name
+    raise FileNotFoundError("no hosts.yml or ansible_inventory.yml in %s" % path)
+
+
+def _groups(data):
+    """Group name -> its mapping, wherever it sits: nested under all.children (the lab's layout) or at the top
+    level beside `all` (molecule's layout)."""
+    found = {}
+
+    def walk(node):
+        for name, group in (node or {}).items():
+            if isinstance(group, dict):
+                found.setdefault(name, group)
+                walk(group.get("children"))
+
+    walk(data)
+    return found
 
 
 def _edited_inventory(tmp_path, change):
@@ -112,12 +134,16 @@ def _edited_inventory(tmp_path, change):
     what, group = change.split(":")
     source = _inventory_file(INVENTORY)
     data = yaml.safe_load(source.read_text())
-    children = data["all"]["children"]["hadoop"]["children"]
-    workers = sorted(children["workers"]["hosts"])
+    groups = _groups(data)
+    workers = groups["workers"]["hosts"]
+    first = sorted(workers)[0]
     if what == "empty":
-        children[group] = {"hosts": {}}
+        groups[group].pop("children", None)
+        groups[group]["hosts"] = {}
     else:
-        children[group]["hosts"][workers[0]] = None
+        hosts = groups[group].setdefault("hosts", {}) or {}
+        hosts[first] = workers[first]
+        groups[group]["hosts"] = hosts
     inv = tmp_path / "inv"
     inv.mkdir()
     (inv / "hosts.yml").write_text(yaml.safe_dump(data))

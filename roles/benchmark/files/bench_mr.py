@@ -17,23 +17,10 @@ import os
 import re
 import subprocess
 import sys
-import time
+
+from bench_common import Timer, configure, emit  # next to this file on the node
 
 SPEC = {}
-RESULTS = PROGRESS = None
-
-
-def progress(workload, phase, started):
-    line = "%s workload=%s phase=%s elapsed=%.1fs" % (time.strftime("%H:%M:%S"), workload, phase,
-                                                      time.time() - started)
-    with open(PROGRESS, "a") as fh:
-        fh.write(line + "\n")
-    print(line, flush=True)
-
-
-def emit(result):
-    with open(RESULTS, "a") as fh:
-        fh.write(json.dumps(result, sort_keys=True) + "\n")
 
 
 def bin_(name):
@@ -77,19 +64,6 @@ def du(path):
 def counter(output, name):
     found = re.findall(r"\b%s=(-?\d+)" % re.escape(name), output)
     return int(found[-1]) if found else None
-
-
-class Timer(object):
-    def __init__(self, workload):
-        self.workload, self.start, self.phases, self.marks = workload, time.time(), {}, []
-
-    def phase(self, name, func, *args):
-        progress(self.workload, name, self.start)
-        t0 = time.time()
-        value = func(*args)
-        self.phases[name] = round(time.time() - t0, 3)
-        self.marks.append({"phase": name, "start": t0, "end": time.time()})
-        return value
 
 
 def run_terasort_mr(conf):
@@ -179,10 +153,10 @@ def run_testdfsio(conf):
 
 
 def main():
-    global SPEC, RESULTS, PROGRESS
+    global SPEC
     with open(sys.argv[1]) as fh:
         SPEC = json.load(fh)
-    RESULTS, PROGRESS = sys.argv[2], sys.argv[3]
+    configure(sys.argv[2], sys.argv[3])
     w = SPEC.get("workloads", {})
     if "terasort_mr" in w:
         run_terasort_mr(w["terasort_mr"])

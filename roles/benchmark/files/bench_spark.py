@@ -19,43 +19,12 @@ from pyspark.sql import SparkSession
 from pyspark.sql import Window
 from pyspark.sql import functions as F
 
+from bench_common import Timer, configure, emit, progress  # next to this file on the node
+
 RECORD_BYTES = 100
 KEY_BYTES = 10
 
 SPEC = {}
-PROGRESS = None
-RESULTS = None
-
-
-def progress(workload, phase, started):
-    line = "%s workload=%s phase=%s elapsed=%.1fs" % (time.strftime("%H:%M:%S"), workload, phase,
-                                                      time.time() - started)
-    with open(PROGRESS, "a") as fh:
-        fh.write(line + "\n")
-    print(line, flush=True)
-
-
-def emit(result):
-    with open(RESULTS, "a") as fh:
-        fh.write(json.dumps(result, sort_keys=True) + "\n")
-
-
-class Timer(object):
-    """Times named phases of one workload and reports progress."""
-
-    def __init__(self, workload):
-        self.workload = workload
-        self.start = time.time()
-        self.phases = {}
-        self.marks = []
-
-    def phase(self, name, func):
-        progress(self.workload, name, self.start)
-        t0 = time.time()
-        value = func()
-        self.phases[name] = round(time.time() - t0, 3)
-        self.marks.append({"phase": name, "start": t0, "end": time.time()})
-        return value
 
 
 def terasort_records(spark, n, partitions):
@@ -253,10 +222,10 @@ def run_tpc(spark, name, conf):
 
 
 def main():
-    global SPEC, RESULTS, PROGRESS
+    global SPEC
     with open(sys.argv[1]) as fh:
         SPEC = json.load(fh)
-    RESULTS, PROGRESS = sys.argv[2], sys.argv[3]
+    configure(sys.argv[2], sys.argv[3])
     spark = SparkSession.builder.appName(SPEC.get("app_name", "bigdata-benchmark")).getOrCreate()
     runners = {"terasort": run_terasort, "sortby": run_sortby, "groupby": run_groupby, "wordcount": run_wordcount}
     for name, conf in SPEC.get("workloads", {}).items():

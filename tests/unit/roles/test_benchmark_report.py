@@ -92,7 +92,7 @@ def test_medians_by_profile():
     assert br.medians_by_profile(runs) == {"default": {"terasort": 20.0}, "stock": {"terasort": 6.0}}
 
 
-def _raw_run(tmp_path, name, seconds, passed=True):
+def _raw_run(tmp_path, name, seconds, passed=True, q03_answer="b"):
     run = tmp_path / name
     raw = run / "raw"
     raw.mkdir(parents=True)
@@ -110,7 +110,8 @@ def _raw_run(tmp_path, name, seconds, passed=True):
                      "q03": {"status": "ok", "seconds": 1.0, "rows": [["b"]], "row_count": 1}}},
     ]
     (raw / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in results))
-    (raw / "tpch-answers.json").write_text(json.dumps({"q01": [["a", "1.00"]], "q02": [], "q03": [["c"]]}))
+    (raw / "tpch-answers.json").write_text(json.dumps({"q01": [["a", "1.00"]], "q02": [], "q03": [[q03_answer]],
+                                                       "q04": [["d"]]}))
     samples = [{"power_source": None, "power_reason": "no RAPL counters in /sys/class/powercap"}]
     samples += [_sample(99.0 + i, 10 * i, 10 * i, 1e6 * i, 0, 0, 0) for i in range(8)]
     for host in ("m", "w1"):
@@ -128,9 +129,11 @@ def test_build_writes_every_report_file(tmp_path):
     assert tera["perf_per_watt"]["mb_s_per_watt"] is None
     assert "no RAPL counters" in tera["perf_per_watt"]["not_available"]
     check = result["workloads"][1]["tpc_check"]
-    assert check["equal"] == 1 and sorted(check["listed"]) == ["q02", "q03"] and check["passed"]
+    # q02 failed on Spark (listed with its error), q04 was not selected: listed, and the check passes.
+    assert check["equal"] == 2 and sorted(check["listed"]) == ["q02", "q04"] and check["passed"]
+    assert check["queries"] == 4 and check["wrong"] == []
     assert "did not run on Spark: AnalysisException" in check["listed"]["q02"]
-    assert "answer differs" in check["listed"]["q03"]
+    assert "not selected" in check["listed"]["q04"]
     report = (run / "hibench.report").read_text().splitlines()
     assert report[0].split()[0] == "Type" and len(report) == 3 and report[1].split()[0] == "ScalaSparkTerasort"
     md = (run / "report.md").read_text()
@@ -142,6 +145,23 @@ def test_build_writes_every_report_file(tmp_path):
 
 def test_build_flags_a_failed_validation(tmp_path):
     assert not br.build(str(_raw_run(tmp_path, "bad", 4.0, passed=False)))["validations_passed"]
+
+
+def test_a_wrong_tpc_answer_fails_the_run(tmp_path):
+    result = br.build(str(_raw_run(tmp_path, "wrong", 4.0, q03_answer="c")))
+    check = result["workloads"][1]["tpc_check"]
+    assert check["wrong"] == ["q03"] and not check["passed"] and not result["validations_passed"]
+    assert "answer differs from DuckDB" in check["listed"]["q03"]
+
+
+def test_an_answer_too_long_to_compare_fails_the_check(tmp_path):
+    run = _raw_run(tmp_path, "long", 4.0)
+    results = [json.loads(line) for line in (run / "raw" / "results.jsonl").read_text().splitlines()]
+    results[1]["queries"]["q01"]["row_count"] = 7000
+    (run / "raw" / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in results))
+    check = br.build(str(run))["workloads"][1]["tpc_check"]
+    assert check["wrong"] == ["q01"] and not check["passed"]
+    assert "not compared: 7000 rows, only 1 kept" in check["listed"]["q01"]
 
 
 def test_compare_prints_ratios(tmp_path):

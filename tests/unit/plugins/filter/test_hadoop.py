@@ -200,3 +200,16 @@ def test_hdfs_home_dirs():
 def test_hdfs_home_dirs_errors(names, message):
     with pytest.raises(AnsibleFilterError, match=message):
         FILTERS["hdfs_home_dirs"](names, "hadoop")
+
+
+@pytest.mark.parametrize("lines,names", [
+    (["hadoop-hdfs-namenode.service loaded active running HDFS NameNode",
+      "spark-history-server.service loaded active running Spark History Server"],
+     ["hadoop-hdfs-namenode", "spark-history-server"]),
+    (["hadoop-hdfs-datanode.service enabled enabled", "", "  "], ["hadoop-hdfs-datanode"]),
+    (["hadoop-yarn-nodemanager\t/etc/hadoop/conf/yarn-site.xml"], ["hadoop-yarn-nodemanager"]),
+    ([], []),
+    (None, []),
+])
+def test_unit_names(lines, names):
+    assert hc.unit_names(lines) == names
