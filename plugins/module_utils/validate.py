@@ -71,7 +71,8 @@ ABSOLUTE_VARS = (
 ABSOLUTE_LIST_VARS = ("hadoop_data_dirs", "hdfs_name_dirs")
 
 PORT_VARS = (
-    "hadoop_namenode_rpc_port", "hdfs_namenode_http_port", "hdfs_datanode_http_port", "yarn_resourcemanager_port",
+    "hadoop_namenode_rpc_port", "hdfs_namenode_http_port", "hdfs_datanode_http_port", "hdfs_datanode_ipc_port",
+    "yarn_resourcemanager_port",
     "yarn_resourcemanager_webapp_port", "yarn_nodemanager_port", "yarn_nodemanager_webapp_port",
     "yarn_jobhistory_port", "yarn_jobhistory_webapp_port", "yarn_spark_shuffle_port", "spark_history_port",
 )

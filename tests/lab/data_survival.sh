@@ -12,6 +12,12 @@
 #   idempotence  only the check, recorded as "rerun (molecule idempotence)": for the molecule lab scenario,
 #              whose converge writes the files and whose idempotence run is the rerun of site.yml
 #   interrupt  start site.yml with another tuning value, kill it once it is writing the HDFS files, run site.yml again
+#   upgrade    site.yml with hadoop_version=$SURVIVAL_UPGRADE_TO: HDFS rolling upgrade from the release running now
+#   rollback   during the upgrade, delete the first file and write a marker; playbooks/hdfs_upgrade.yml rollback to
+#              hadoop_version=$SURVIVAL_UPGRADE_FROM; the first file must be back and the marker gone
+#   finalize   playbooks/hdfs_upgrade.yml finalize
+# SURVIVAL_EXTRA_VARS: a vars file given to every site.yml and hdfs_upgrade.yml run (-e @FILE), for inventories
+# whose install settings live in the scenario (molecule's single node).
 # After every step but write: every file is read back through HDFS and by a Spark job on YARN and its MD5
 # compared; the step, the files checked and the files lost go to $SURVIVAL_RESULTS (a table at the end).
 set -euo pipefail
@@ -26,8 +32,11 @@ mkdir -p "$log_dir"
 # One run, one table.
 : > "$SURVIVAL_RESULTS"
 
-play() { ansible-playbook -i "$inv" "$@"; }
-check() { play "$here/survival.yml" -e survival_action=check -e "survival_step=$1" > "$log_dir/check-$1.log" 2>&1 || { tail -40 "$log_dir/check-$1.log"; exit 1; }; }
+extra=()
+[ -z "${SURVIVAL_EXTRA_VARS:-}" ] || extra=(-e "@$SURVIVAL_EXTRA_VARS")
+play() { ansible-playbook -i "$inv" "${extra[@]}" "$@"; }
+check_args=()
+check() { play "$here/survival.yml" -e survival_action=check -e "survival_step=$1" "${check_args[@]}" > "$log_dir/check-$1.log" 2>&1 || { tail -40 "$log_dir/check-$1.log"; exit 1; }; }
 timed() {
   local name=$1; shift
   local t0=$SECONDS
@@ -44,7 +53,7 @@ tuning2='{"hdfs_site_overrides": {"dfs.datanode.handler.count": 8, '"$recheck"'}
 interrupt() {
   # Kill the converge once it is rewriting hdfs-site.xml (a tuning value differs), then converge again.
   local out=$log_dir/interrupt-killed.log
-  ansible-playbook -i "$inv" "$root/playbooks/site.yml" -e "$tuning2" > "$out" 2>&1 &
+  ansible-playbook -i "$inv" "${extra[@]}" "$root/playbooks/site.yml" -e "$tuning2" > "$out" 2>&1 &
   local pid=$!
   local waited=0
   until grep -q 'TASK \[bigdata.spark.hdfs : Write hdfs-site.xml\]' "$out" 2>/dev/null; do
@@ -56,7 +65,7 @@ interrupt() {
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null || true
   echo "survival: converge killed after $waited s, at: $(grep '^TASK' "$out" | tail -1)"
-  ansible-playbook -i "$inv" "$root/playbooks/site.yml" -e "$tuning2"
+  ansible-playbook -i "$inv" "${extra[@]}" "$root/playbooks/site.yml" -e "$tuning2"
 }
 
 IFS=, read -r -a list <<<"$steps"
@@ -73,7 +82,16 @@ for step in "${list[@]}"; do
     stopstart) timed stopstart play "$here/survival.yml" -e survival_action=stop_start; check stopstart ;;
     killdn) timed killdn play "$here/survival.yml" -e survival_action=kill_datanode; check killdn ;;
     interrupt) timed interrupt interrupt; check interrupt ;;
-    *) echo "survival: unknown step '$step' (allowed: write, rerun, rolling, stopstart, killdn, interrupt, idempotence)" >&2; exit 2 ;;
+    upgrade) timed upgrade play "$root/playbooks/site.yml" -e "hadoop_version=${SURVIVAL_UPGRADE_TO:?set SURVIVAL_UPGRADE_TO}"
+             grep -q 'HDFS rolling upgrade from Hadoop .* is open' "$log_dir/upgrade.log" ||
+               { echo "survival: site.yml did not leave an open HDFS rolling upgrade"; tail -40 "$log_dir/upgrade.log"; exit 1; }
+             check "upgrade-to-$SURVIVAL_UPGRADE_TO" ;;
+    rollback) timed mark play "$here/survival.yml" -e survival_action=mark
+              timed rollback play "$root/playbooks/hdfs_upgrade.yml" -e hdfs_upgrade_action=rollback \
+                -e hdfs_upgrade_discard_new_data=true -e "hadoop_version=${SURVIVAL_UPGRADE_FROM:?set SURVIVAL_UPGRADE_FROM}"
+              check_args=(-e survival_expect_no_marker=true); check "rollback-to-$SURVIVAL_UPGRADE_FROM"; check_args=() ;;
+    finalize) timed finalize play "$root/playbooks/hdfs_upgrade.yml" -e hdfs_upgrade_action=finalize; check finalize ;;
+    *) echo "survival: unknown step '$step' (allowed: write, rerun, rolling, stopstart, killdn, interrupt, idempotence, upgrade, rollback, finalize)" >&2; exit 2 ;;
   esac
 done
 echo
