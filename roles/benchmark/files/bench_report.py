@@ -5,8 +5,9 @@
 
   bench_report.py tpcgen KIND SF OUTDIR       TPC-DS/TPC-H data (Parquet), query texts and DuckDB's answers
   bench_report.py build RUNDIR                result.json, hibench.report, report.md and plots/ from RUNDIR/raw
-  bench_report.py compare RUN_A RUN_B         throughput ratios B/A per workload (and TPC per query)
-  bench_report.py ab RUNDIR...                median per profile and the ratios to the first profile
+  bench_report.py compare RUN_A RUN_B [PNG]   throughput ratios B/A per workload, and a bar plot of both runs
+                                              (default RUN_B/plots/compare-<name of A>.png)
+  bench_report.py ab [--plot PNG] RUNDIR...   median per profile and the ratios to the first profile
 
 The pure helpers (rates, hibench lines, answer comparison, medians) are unit-tested in tests/unit/roles.
 """
@@ -389,18 +390,49 @@ def write_markdown(run_dir, result, plots):
         fh.write("\n".join(lines) + "\n")
 
 
-def compare(dir_a, dir_b, out=sys.stdout):
+def bars_plot(path, title, series, names):
+    """Grouped bars: series is [(label, {workload: MB/s})]; names the workloads in order. False without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    width = 0.8 / max(1, len(series))
+    fig, ax = plt.subplots(figsize=(max(8, len(names) * 0.9), 4))
+    for i, (label, values) in enumerate(series):
+        xs = [j + (i - (len(series) - 1) / 2.0) * width for j in range(len(names))]
+        ax.bar(xs, [values.get(n) or 0 for n in names], width, label=label)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=30, ha="right")
+    ax.set_ylabel("MB/s")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def compare(dir_a, dir_b, out=sys.stdout, png=None):
     a, b = load_result(dir_a), load_result(dir_b)
     out.write("%-16s %14s %14s %8s\n" % ("workload", "A MB/s", "B MB/s", "B/A"))
     ta = {w["workload"]: w for w in a["workloads"]}
-    for name, ratio in ratios(a, b).items():
-        tb = {w["workload"]: w for w in b["workloads"]}[name]
+    tb = {w["workload"]: w for w in b["workloads"]}
+    found = ratios(a, b)
+    for name, ratio in found.items():
         shown = "%.3f" % ratio if ratio is not None else "n/a"
-        out.write("%-16s %14.3f %14.3f %8s\n" % (name, ta[name]["throughput_bytes_s"] / 1e6, tb["throughput_bytes_s"] / 1e6, shown))
-    return ratios(a, b)
+        out.write("%-16s %14.3f %14.3f %8s\n" % (name, ta[name]["throughput_bytes_s"] / 1e6, tb[name]["throughput_bytes_s"] / 1e6, shown))
+    names = list(found)
+    png = png or os.path.join(dir_b, "plots", "compare-%s.png" % os.path.basename(os.path.abspath(dir_a)))
+    bars_plot(png, "Run to run: %s (A) and %s (B)" % (a["run"], b["run"]),
+              [(a["run"] + " (A)", {n: ta[n]["throughput_bytes_s"] / 1e6 for n in names}),
+               (b["run"] + " (B)", {n: tb[n]["throughput_bytes_s"] / 1e6 for n in names})], names)
+    return found
 
 
-def ab(run_dirs, out=sys.stdout):
+def ab(run_dirs, out=sys.stdout, png=None):
     runs = [load_result(d) for d in run_dirs]
     med = medians_by_profile(runs)
     order = []
@@ -418,6 +450,9 @@ def ab(run_dirs, out=sys.stdout):
             b0 = vals[0]
             row += "%14s" % ("%.3f" % (v / b0) if v is not None and b0 else "-")
         out.write(row + "\n")
+    if png:
+        bars_plot(png, "Median throughput per profile (%d runs)" % len(runs),
+                  [(p, {n: (med[p].get(n) or 0) / 1e6 for n in names}) for p in order], names)
     return {"profiles": order, "medians": med}
 
 
@@ -429,8 +464,10 @@ def main(argv):
         tpcgen(argv[2], argv[3], argv[4])
     elif cmd == "build" and len(argv) == 3:
         build(argv[2])
-    elif cmd == "compare" and len(argv) == 4:
-        compare(argv[2], argv[3])
+    elif cmd == "compare" and len(argv) in (4, 5):
+        compare(argv[2], argv[3], png=argv[4] if len(argv) == 5 else None)
+    elif cmd == "ab" and len(argv) >= 5 and argv[2] == "--plot":
+        ab(argv[4:], png=argv[3])
     elif cmd == "ab" and len(argv) >= 3:
         ab(argv[2:])
     else:

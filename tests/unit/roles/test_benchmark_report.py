@@ -171,6 +171,26 @@ def test_compare_prints_ratios(tmp_path):
     out = io.StringIO()
     assert br.compare(str(a), str(b), out=out)["terasort"] == pytest.approx(2.0)
     assert "terasort" in out.getvalue() and "2.000" in out.getvalue()
+    assert (b / "plots" / "compare-a.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ab_prints_medians_and_plots(tmp_path):
+    runs = []
+    for name, profile, secs in (("r1-default", "default", 4.0), ("r1-stock", "stock", 8.0),
+                                ("r2-stock", "stock", 8.0), ("r2-default", "default", 4.0)):
+        run = _raw_run(tmp_path, name, secs)
+        meta = json.loads((run / "raw" / "meta.json").read_text())
+        meta["profile"] = profile
+        (run / "raw" / "meta.json").write_text(json.dumps(meta))
+        br.build(str(run))
+        runs.append(str(run))
+    out = io.StringIO()
+    png = tmp_path / "ab.png"
+    got = br.ab(runs, out=out, png=str(png))
+    assert got["profiles"] == ["default", "stock"]
+    line = [ln for ln in out.getvalue().splitlines() if ln.startswith("terasort")][0]
+    assert line.split()[-1] == "0.500"
+    assert png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_compare_needs_result_files(tmp_path):
