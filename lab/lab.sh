@@ -111,6 +111,15 @@ ssh_key() {
   ssh-keygen -q -t ed25519 -N '' -C "bigdata-lab" -f "$key"
 }
 
+# A session killed with its containers can leave podman's record of one in a state it refuses to start or stop
+# ("stopping", or "running" with nothing behind it). Removing it would take the node's HDFS data with it, so
+# that is left to the user.
+stuck() {
+  echo "lab: $1 is in state '$2', left by a killed session; podman cannot start it again." >&2
+  echo "     'lab/lab.sh down --name $name' then 'lab/lab.sh up --name $name' recreates the lab (its HDFS data is lost)." >&2
+  exit 1
+}
+
 up() {
   ssh_key
   local archs
@@ -125,7 +134,13 @@ up() {
   for n in $(nodes); do hosts+=(--add-host "$n:$(node_ip "$n")"); done
   for n in $(nodes); do
     if podman container exists "$n"; then
-      [ "$(podman inspect --format '{{.State.Running}}' "$n")" = true ] || podman start "$n" >/dev/null
+      local status
+      status=$(podman inspect --format '{{.State.Status}}' "$n")
+      case "$status" in
+        running) podman exec "$n" true 2>/dev/null || stuck "$n" "running (its processes are gone)" ;;
+        created|exited|stopped|configured) podman start "$n" >/dev/null || stuck "$n" "$status" ;;
+        *) stuck "$n" "$status" ;;
+      esac
       continue
     fi
     local mem=$worker_mem a

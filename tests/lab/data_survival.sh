@@ -4,9 +4,12 @@
 # STEPS (comma-separated, in order; default all): write, rerun, rolling, stopstart, killdn, interrupt, idempotence.
 #   write      put 4 files of 3 blocks each (1 MiB blocks, replication 2) and keep their MD5s
 #   rerun      ansible-playbook site.yml again
-#   rolling    change a tuning value (hdfs and yarn) with site.yml limited to the install (directories) and
-#              configure tags, which
-#              rewrites the files and restarts the changed daemons rolling (playbooks/restart.yml)
+#   rolling    start a MapReduce job (maps of 6 minutes); change a tuning value (hdfs and yarn) with site.yml
+#              limited to the install (directories) and configure tags, which rewrites the files and restarts
+#              the changed daemons rolling (playbooks/restart.yml); the job must outlive the restarts and
+#              succeed with one ApplicationMaster and one attempt per task
+#   jobsurvive start a MapReduce job, restart every worker's daemons rolling (playbooks/rolling_restart.yml
+#              -e rolling_restart_all=true, limited to the workers) while it runs; the job must succeed
 #   stopstart  stop every daemon of the cluster, start them again
 #   killdn     SIGKILL one DataNode's JVM; read while it is gone; wait until it is back and nothing is under-replicated
 #   idempotence  only the check, recorded as "rerun (molecule idempotence)": for the molecule lab scenario,
@@ -74,11 +77,17 @@ for step in "${list[@]}"; do
     write) timed write play "$here/survival.yml" -e survival_action=write -e survival_rewrite=true ;;
     idempotence) check "rerun-site.yml-(molecule-idempotence)" ;;
     rerun) timed rerun play "$root/playbooks/site.yml"; check rerun ;;
-    rolling) timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure -e "$tuning"
+    rolling) timed job-start play "$here/survival.yml" -e survival_action=job_start -e survival_job_ms=360000
+             timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure -e "$tuning"
              # The restarted daemons run with the new values (their /conf pages), not only the files.
              play "$here/survival.yml" -e survival_action=live_conf -e "$live7" > "$log_dir/live-conf.log" 2>&1 ||
                { echo "survival: a daemon does not run with the new value after the rolling restart"; tail -40 "$log_dir/live-conf.log"; exit 1; }
+             timed job-wait play "$here/survival.yml" -e survival_action=job_wait
              check rolling ;;
+    jobsurvive) timed job-start play "$here/survival.yml" -e survival_action=job_start -e survival_job_ms=240000
+                timed jobsurvive play "$root/playbooks/rolling_restart.yml" -e rolling_restart_all=true --limit 'datanodes:nodemanagers:!namenode'
+                timed job-wait play "$here/survival.yml" -e survival_action=job_wait
+                check jobsurvive ;;
     stopstart) timed stopstart play "$here/survival.yml" -e survival_action=stop_start; check stopstart ;;
     killdn) timed killdn play "$here/survival.yml" -e survival_action=kill_datanode; check killdn ;;
     interrupt) timed interrupt interrupt; check interrupt ;;
@@ -91,7 +100,7 @@ for step in "${list[@]}"; do
                 -e hdfs_upgrade_discard_new_data=true -e "hadoop_version=${SURVIVAL_UPGRADE_FROM:?set SURVIVAL_UPGRADE_FROM}"
               check_args=(-e survival_expect_no_marker=true); check "rollback-to-$SURVIVAL_UPGRADE_FROM"; check_args=() ;;
     finalize) timed finalize play "$root/playbooks/hdfs_upgrade.yml" -e hdfs_upgrade_action=finalize; check finalize ;;
-    *) echo "survival: unknown step '$step' (allowed: write, rerun, rolling, stopstart, killdn, interrupt, idempotence, upgrade, rollback, finalize)" >&2; exit 2 ;;
+    *) echo "survival: unknown step '$step' (allowed: write, rerun, rolling, jobsurvive, stopstart, killdn, interrupt, idempotence, upgrade, rollback, finalize)" >&2; exit 2 ;;
   esac
 done
 echo
