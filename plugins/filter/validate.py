@@ -14,9 +14,12 @@ def settings_problems(settings, context, known=None, extra_patterns=None, defaul
                            dict(defaults or {}))
 
 
-def memory_problems(memory_bytes, host, heaps, daemons, nodemanager_mb=None, spark_daemon_mb=None):
+def memory_problems(memory_bytes, host, heaps, daemons, nodemanager_mb=None, spark_daemon_mb=None,
+                    nodemanager_source="yarn_site_overrides"):
     """Findings when the daemons' heaps on a host do not fit its memory."""
-    return memory_errors(host, memory_bytes, heaps, list(daemons or []), nodemanager_mb, spark_daemon_mb)
+    return memory_errors(host, memory_bytes, heaps, list(daemons or []), nodemanager_mb, spark_daemon_mb,
+                         nodemanager_source)
+
 
 
 def namenode_format_guard(paths, name_dirs):

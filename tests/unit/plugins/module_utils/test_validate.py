@@ -66,7 +66,13 @@ def test_memory():
     assert "hadoop_heap_mb.namenode: 8192 MiB on m" in V.memory_errors("m", 6 * gib, {"namenode": 8192}, ["namenode"])[0]
     assert "add up to" in V.memory_errors("m", 6 * gib, {"namenode": 3100, "resourcemanager": 3100},
                                           ["namenode", "resourcemanager"])[0]
-    assert "memory-mb is 7000" in V.memory_errors("w", 6 * gib, {}, [], nodemanager_mb=7000)[0]
+    assert "yarn_site_overrides: yarn.nodemanager.resource.memory-mb is 7000" in V.memory_errors(
+        "w", 6 * gib, {}, [], nodemanager_mb=7000)[0]
+    # The message names where the value comes from; none when it fits or is not checked here.
+    assert V.memory_errors("w", 5 * gib, {}, [], nodemanager_mb=8192, nodemanager_source="bigdata_plan_profile=stock")[0] \
+        .startswith("bigdata_plan_profile=stock: yarn.nodemanager.resource.memory-mb is 8192 MiB on w, which has 5120 MiB")
+    assert V.memory_errors("w", 5 * gib, {}, [], nodemanager_mb=None) == []
+    assert V.nodemanager_memory_finding("w", 5 * gib, 4096) is None
 
 
 @pytest.mark.parametrize("paths, action, says", [
