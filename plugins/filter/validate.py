@@ -21,7 +21,6 @@ def memory_problems(memory_bytes, host, heaps, daemons, nodemanager_mb=None, spa
                          nodemanager_source)
 
 
-
 def namenode_format_guard(paths, name_dirs):
     """Format, skip or refuse, from the paths found under the NameNode directories."""
     return format_guard(list(name_dirs or []), list(paths or []))

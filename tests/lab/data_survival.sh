@@ -4,7 +4,7 @@
 # STEPS (comma-separated, in order; default all): write, rerun, rolling, stopstart, killdn, interrupt, idempotence.
 #   write      put 4 files of 3 blocks each (1 MiB blocks, replication 2) and keep their MD5s
 #   rerun      ansible-playbook site.yml again
-#   rolling    start a MapReduce job (maps of 6 minutes); change a tuning value (hdfs and yarn) with site.yml
+#   rolling    start a MapReduce job (maps of 7.5 minutes); change a tuning value (hdfs and yarn) with site.yml
 #              limited to the install (directories) and configure tags, which rewrites the files and restarts
 #              the changed daemons rolling (playbooks/restart.yml); the job must outlive the restarts and
 #              succeed with one ApplicationMaster and one attempt per task
@@ -77,7 +77,7 @@ for step in "${list[@]}"; do
     write) timed write play "$here/survival.yml" -e survival_action=write -e survival_rewrite=true ;;
     idempotence) check "rerun-site.yml-(molecule-idempotence)" ;;
     rerun) timed rerun play "$root/playbooks/site.yml"; check rerun ;;
-    rolling) timed job-start play "$here/survival.yml" -e survival_action=job_start -e survival_job_ms=360000
+    rolling) timed job-start play "$here/survival.yml" -e survival_action=job_start -e survival_job_ms=450000
              timed rolling play "$root/playbooks/site.yml" --tags hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure -e "$tuning"
              # The restarted daemons run with the new values (their /conf pages), not only the files.
              play "$here/survival.yml" -e survival_action=live_conf -e "$live7" > "$log_dir/live-conf.log" 2>&1 ||
