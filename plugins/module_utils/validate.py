@@ -311,25 +311,13 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     return errors
 
 
-def nodemanager_memory_finding(host, memory_bytes, nodemanager_mb, source="yarn_site_overrides"):
-    """The finding when the memory a NodeManager offers to YARN is not below the host's, or None.
-
-    source names where the value comes from: yarn_site_overrides, or bigdata_plan_profile=P for the plan.
-    """
-    nm = _as_int(nodemanager_mb)
-    total_mb = (memory_bytes or 0) // 1048576
-    if nm is None or not total_mb or nm < total_mb:
-        return None
-    return ("%s: yarn.nodemanager.resource.memory-mb is %s MiB on %s, which has %s MiB of memory. Allowed: less "
-            "than the node's memory." % (source, nm, host, total_mb))
-
-
 def memory_errors(host, memory_bytes, heaps, daemons, nodemanager_mb=None, spark_daemon_mb=None,
                   nodemanager_source="yarn_site_overrides"):
     """Findings when the heaps of the daemons on a host (or the NodeManager's share) exceed its memory.
 
     heaps: hadoop_heap_mb; daemons: the keys of hadoop_heap_mb that run on this host; nodemanager_mb: None when
-    the NodeManager's share is checked elsewhere (a comparison profile's plan: a warning, see memory.yml).
+    the NodeManager's share is not to be refused (a comparison profile's plan, which the planner warns about);
+    nodemanager_source: the variable it comes from, for the message.
     """
     errors = []
     if not memory_bytes:
@@ -349,9 +337,10 @@ def memory_errors(host, memory_bytes, heaps, daemons, nodemanager_mb=None, spark
     if used >= total_mb and not errors:
         errors.append("hadoop_heap_mb: the heaps of %s on %s add up to %s MiB; the node has %s MiB. Allowed: a "
                       "sum below the node's memory." % (", ".join(daemons), host, used, total_mb))
-    finding = nodemanager_memory_finding(host, memory_bytes, nodemanager_mb, nodemanager_source)
-    if finding:
-        errors.append(finding)
+    nm = _as_int(nodemanager_mb)
+    if nm is not None and nm >= total_mb:
+        errors.append("%s: yarn.nodemanager.resource.memory-mb is %s MiB on %s, which has %s MiB of memory. "
+                      "Allowed: less than the node's memory." % (nodemanager_source, nm, host, total_mb))
     return errors
 
 

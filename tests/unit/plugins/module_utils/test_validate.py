@@ -72,7 +72,7 @@ def test_memory():
     assert V.memory_errors("w", 5 * gib, {}, [], nodemanager_mb=8192, nodemanager_source="bigdata_plan_profile=stock")[0] \
         .startswith("bigdata_plan_profile=stock: yarn.nodemanager.resource.memory-mb is 8192 MiB on w, which has 5120 MiB")
     assert V.memory_errors("w", 5 * gib, {}, [], nodemanager_mb=None) == []
-    assert V.nodemanager_memory_finding("w", 5 * gib, 4096) is None
+    assert V.memory_errors("w", 5 * gib, {}, [], nodemanager_mb=4096) == []
 
 
 @pytest.mark.parametrize("paths, action, says", [
