@@ -1,0 +1,411 @@
+# -*- coding: utf-8 -*-
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""The default profile: this collection's rules (docs/sizing.md), and the daemon heaps every profile uses.
+
+Plain functions over plain values: no Ansible imports, no file or network access.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import math
+
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
+    PlanError, SPARK_MIN_OVERHEAD_MB, bracket, effective, fmt_size, roundup)
+
+# Lab mode: small fixed daemon heaps, so the daemons of three nodes fit one small machine.
+LAB_HEAPS_MB = {
+    'HADOOP_HEAPSIZE_MAX': 256,
+    'HDFS_NAMENODE_OPTS': 512,
+    'HDFS_SECONDARYNAMENODE_OPTS': 256,
+    'HDFS_DATANODE_OPTS': 256,
+    'YARN_RESOURCEMANAGER_OPTS': 512,
+    'YARN_NODEMANAGER_OPTS': 256,
+    'MAPRED_HISTORYSERVER_OPTS': 256,
+    'SPARK_DAEMON_MEMORY': 256,
+}
+
+# Which daemon runs for which role, and the env var that carries its heap.
+DAEMON_ENV = (
+    ('namenode', 'HDFS_NAMENODE_OPTS'),
+    ('secondarynamenode', 'HDFS_SECONDARYNAMENODE_OPTS'),
+    ('datanode', 'HDFS_DATANODE_OPTS'),
+    ('resourcemanager', 'YARN_RESOURCEMANAGER_OPTS'),
+    ('nodemanager', 'YARN_NODEMANAGER_OPTS'),
+    ('jobhistory', 'MAPRED_HISTORYSERVER_OPTS'),
+    ('spark_history', 'SPARK_DAEMON_MEMORY'),
+)
+
+DRIVER_MIN_HEAP_MB = 512  # below this a Spark driver does not start reliably
+
+
+def overhead_mb(heap_mb, fraction=0.1):
+    """Spark's default memory overhead of a driver, AM or executor: max(384 MB, fraction x heap)."""
+    return max(SPARK_MIN_OVERHEAD_MB, int(math.ceil(heap_mb * fraction)))
+
+
+def beside(nm_sizes, unit_mb, first_mb):
+    """Containers of unit_mb that YARN can grant once a first_mb container (AM, driver) runs.
+
+    Memory only, as the DefaultResourceCalculator schedules; the first container is placed on the
+    NodeManager where it costs the most units, since YARN may start it on any node that fits it.
+    """
+    if unit_mb <= 0:
+        return 0
+    total = sum(nm // unit_mb for nm in nm_sizes)
+    losses = [nm // unit_mb - (nm - first_mb) // unit_mb for nm in nm_sizes if nm >= first_mb]
+    if not losses:
+        return 0
+    return total - max(losses)
+
+
+def executor_split(container_mb, c):
+    """Heap and overhead of an executor container: overhead about a tenth of the heap, at least 384 MB."""
+    overhead = max(int(c['min_overhead_mb']), int(math.ceil(container_mb - container_mb / c['heap_divisor'])))
+    heap = container_mb - overhead
+    heap = heap // 1024 * 1024 if container_mb >= 8192 else heap // 128 * 128
+    return heap, container_mb - heap
+
+
+# ---------------------------------------------------------------- NodeManagers
+
+def _nodemanagers(hosts, c, lab, services, global_res, warnings):
+    nms = {}
+    for host in hosts:
+        if 'nodemanager' not in host['roles']:
+            continue
+        name = host['name']
+        cores, memory, notes = effective(host, lab)
+        keep = max(1, int(math.ceil(cores / float(c['cores_per_kept_core']))))
+        vcores = cores - keep
+        why_v = ('%d CPU(s) less ceil(%d / %d) = %d kept back for the OS and the daemons'
+                 % (cores, cores, c['cores_per_kept_core'], keep))
+        reserved = max(min(c['reserve_cap_gib'] * 1024.0, memory * c['reserve_fraction']),
+                       memory * c['reserve_floor_fraction'])
+        why_m = ('kept back max(min(%s GiB, %s x memory), %s x memory) = %d MB for the OS and the daemons'
+                 % (c['reserve_cap_gib'], c['reserve_fraction'], c['reserve_floor_fraction'], reserved))
+        res = host['reservations'] or global_res or {}
+        if res.get('memory_mb') is not None:
+            reserved = res['memory_mb']
+            why_m = 'kept back %d MB (given in reservations)' % reserved
+        if res.get('vcores') is not None:
+            vcores = cores - res['vcores']
+            why_v = '%d CPU(s) less %d reserved (given in reservations)' % (cores, res['vcores'])
+        for svc in services:
+            if svc['hosts'] is None or name in svc['hosts']:
+                reserved += svc['memory_mb']
+                vcores -= svc['vcores']
+                why_m += ', plus %d MB for %s' % (svc['memory_mb'], svc['name'])
+                why_v += ', less %d for %s' % (svc['vcores'], svc['name'])
+        grain = int(c['lab_memory_granularity_mb']) if lab else 1024
+        if vcores < 1:
+            if not lab:
+                warnings.append('%s: %d CPU(s) leave no core for the OS and daemons; the NodeManager gets 1 vcore '
+                                'anyway' % (name, cores))
+            vcores = 1
+            why_v += '; raised to 1, what the node has, so it can run a container'
+        nm_mb = int((memory - reserved) // grain) * grain
+        if nm_mb < 1024:
+            raise PlanError('hosts[%s].memory_mb: %d MB leaves %d MB for YARN after %d MB kept back; memory too small '
+                            'for one executor: at least 1024 MB of NodeManager memory is needed'
+                            % (name, memory, max(nm_mb, 0), reserved))
+        if lab and nm_mb < c['lab_nodemanager_min_mb']:
+            warnings.append('%s: lab NodeManager memory %d MB is below %d MB; a Spark job with 2 executors and a '
+                            'driver may not fit' % (name, nm_mb, c['lab_nodemanager_min_mb']))
+        nms[name] = {'cores': cores, 'memory_mb': memory, 'nm_mb': nm_mb, 'vcores': vcores,
+                     'reserved_mb': int(reserved),
+                     'why_memory': '%s%d MB of memory, %s: %d MB left for containers, in %s.' % (
+                         ''.join(n + '; ' for n in notes), memory, why_m, nm_mb,
+                         'whole GiB' if grain == 1024 else '%d MB steps' % grain),
+                     'why_vcores': why_v + '.'}
+    if not nms:
+        raise PlanError('hosts: no host has the nodemanager role; give at least one host roles: [nodemanager, ...]')
+    return nms
+
+
+def _typical(nms):
+    """The NodeManager holding the median vcore: where most tasks run, so it sizes drivers and maps."""
+    order = sorted(nms, key=lambda n: (nms[n]['nm_mb'], nms[n]['vcores'], n))
+    half = sum(nm['vcores'] for nm in nms.values()) / 2.0
+    seen = 0
+    for name in order:
+        seen += nms[name]['vcores']
+        if seen >= half:
+            return name
+    return order[-1]
+
+
+# ---------------------------------------------------------------- driver and ApplicationMaster
+
+def _driver(ref_gib, largest_nm, min_alloc, c, workload, warnings):
+    base = bracket(ref_gib, c['driver_brackets_gib'], True)
+    heap = int(base * 1024 * (c['sql_heavy_driver_factor'] if workload == 'sql_heavy' else 1))
+    why = 'node memory %.0f GiB gives %s by the bracket table' % (ref_gib, fmt_size(base * 1024))
+    if workload == 'sql_heavy':
+        why += ', times %s for sql_heavy = %s' % (c['sql_heavy_driver_factor'], fmt_size(heap))
+    cap = int(largest_nm * c['driver_max_nm_fraction']) // min_alloc * min_alloc
+    container = roundup(heap + overhead_mb(heap, c['driver_overhead_fraction']), min_alloc)
+    if container > cap:
+        new = int(min(cap - SPARK_MIN_OVERHEAD_MB, cap / (1 + c['driver_overhead_fraction'])))
+        new = new // 1024 * 1024 if new >= 2048 else new // 128 * 128
+        if new < DRIVER_MIN_HEAP_MB:
+            raise PlanError('hosts: the largest NodeManager has %d MB; a Spark driver of at least %d MB and one '
+                            'executor do not fit. Allowed: NodeManagers of at least 2048 MB (memory_mb from about '
+                            '3 GiB)' % (largest_nm, DRIVER_MIN_HEAP_MB))
+        warnings.append('spark.driver.memory: %s would take more than %s of the largest NodeManager (%d MB); '
+                        'lowered to %s' % (fmt_size(heap), c['driver_max_nm_fraction'], largest_nm, fmt_size(new)))
+        why += '; lowered to %s so its container stays within %s of the largest NodeManager (%d MB)' % (
+            fmt_size(new), c['driver_max_nm_fraction'], largest_nm)
+        heap = new
+    over = overhead_mb(heap, c['driver_overhead_fraction'])
+    return heap, over, roundup(heap + over, min_alloc), why
+
+
+def _am(ref_gib, largest_nm, min_alloc, c):
+    heap = int(bracket(ref_gib, c['am_brackets_mb'], True))
+    why = ('the client-mode ApplicationMaster only asks YARN for containers: %s for %.0f GiB nodes by the bracket '
+           'table (Spark\'s default is 512m)' % (fmt_size(heap), ref_gib))
+    cap = int(largest_nm * c['driver_max_nm_fraction'])
+    if roundup(heap + overhead_mb(heap), min_alloc) > cap and heap > 512:
+        heap = 512
+        why += '; 512m on these small nodes'
+    over = overhead_mb(heap)
+    return heap, over, roundup(heap + over, min_alloc), why
+
+
+# ---------------------------------------------------------------- executor shape
+
+def _shapes(nms, ec_choices, first, step, c):
+    """Every (score, executor cores, container, per-host count, instances) the cluster can run."""
+    sizes = [nm['nm_mb'] for nm in nms.values()]
+    largest = max(sizes)
+    cap_mb = int(c['heap_cap_gib'] * 1024 * c['heap_divisor']) // 1024 * 1024
+    low = roundup(max(int(c['min_executor_mb']), step), step)
+    high = min(cap_mb, largest) // step * step
+    out = []
+    for ec in ec_choices:
+        for container in range(low, high + 1, step):
+            per_host = dict((name, min(nm['vcores'] // ec, nm['nm_mb'] // container)) for name, nm in nms.items())
+            planned = sum(per_host.values())
+            instances = min(planned, beside(sizes, container, first))
+            if instances < 1:
+                continue
+            score = (ec * instances) * (container * instances)
+            out.append(((score, ec * instances, ec, container), ec, container, per_host, instances))
+    return out
+
+
+def _executor_cores(nms, opts, c):
+    most = max(nms, key=lambda n: (nms[n]['vcores'], n))
+    if opts['executor_cores'] is not None:
+        ec = opts['executor_cores']
+        if ec > nms[most]['vcores']:
+            raise PlanError('executor_cores: %d is more than the NodeManager vcores of %s (%d), the largest; '
+                            'allowed 1..%d' % (ec, most, nms[most]['vcores'], nms[most]['vcores']))
+        return [ec], 'given (executor_cores=%d)' % ec
+    default = int(c['executor_cores'])
+    choices = set([min(default, nms[most]['vcores'])])
+    choices.update(nm['vcores'] for nm in nms.values() if nm['vcores'] < default)
+    why = 'the default %d, never more than a NodeManager\'s vcores' % default
+    if len(choices) > 1:
+        why += ('; smaller NodeManagers also make %s cores a candidate (the shape that keeps the cluster busiest '
+                'wins)' % ', '.join(str(x) for x in sorted(choices) if x != default))
+    return sorted(choices, reverse=True), why
+
+
+def _idle_warnings(nms, ec, container, per_host, first, c, warnings):
+    for name in sorted(nms):
+        nm = nms[name]
+        count = per_host[name]
+        if count == 0:
+            if nm['vcores'] < ec:
+                why = 'it has %d vcore(s), an executor needs %d' % (nm['vcores'], ec)
+            else:
+                why = 'its %d MB are below one %d MB executor container' % (nm['nm_mb'], container)
+            warnings.append('%s: gets no Spark executor (%s), so its %d vcores and %d MB stay idle for Spark (MapReduce '
+                            'can still use them). Move it out of the nodemanagers group, give it reservations, or '
+                            'plan it as a separate cluster' % (name, why, nm['vcores'], nm['nm_mb']))
+            continue
+        idle_v = nm['vcores'] - count * ec
+        idle_m = max(0, nm['nm_mb'] - count * container - first)
+        limit = c['idle_warning_fraction']
+        if idle_v > limit * nm['vcores'] or idle_m > limit * nm['nm_mb']:
+            warnings.append('%s: its %d executor(s) of %d cores and %d MB leave %d of %d vcores and %d of %d MB idle '
+                            'for Spark (the executor size suits the other NodeManagers). Give it reservations, or '
+                            'plan it as a separate cluster' % (
+                                name, count, ec, container, idle_v, nm['vcores'], idle_m, nm['nm_mb']))
+
+
+def plan_default(hosts, opts, c, warnings):
+    """This collection's rules; see docs/sizing.md."""
+    lab = opts['lab']
+    nms = _nodemanagers(hosts, c, lab, opts['other_services'], opts['reservations'], warnings)
+    ref_name = _typical(nms)
+    ref = nms[ref_name]
+    ref_gib = ref['memory_mb'] / 1024.0
+    largest_name = max(nms, key=lambda n: (nms[n]['nm_mb'], n))
+    largest_nm = nms[largest_name]['nm_mb']
+    sizes = [nm['nm_mb'] for nm in nms.values()]
+    mixed = len(set((nm['nm_mb'], nm['vcores']) for nm in nms.values())) > 1
+    where = ('%s, the NodeManager holding the median vcore' % ref_name) if mixed else 'the nodes'
+    # MapReduce and the minimum allocation
+    map_mb = int(bracket(ref_gib, c['map_brackets_gib'], False))
+    min_alloc = min(int(c['min_allocation_mb']), map_mb)
+    if lab:
+        min_alloc = min(min_alloc, int(c['lab_memory_granularity_mb']))
+    reduce_mb = roundup(map_mb * c['reduce_factor'], min_alloc)
+    if reduce_mb > largest_nm:
+        reduce_mb = largest_nm // min_alloc * min_alloc
+        warnings.append('mapreduce.reduce.memory.mb: capped at the largest NodeManager, %d MB' % reduce_mb)
+    frac = c['mr_heap_fraction']
+    # The driver (cluster mode) and the client-mode AM
+    driver, drv_over, drv_container, why_driver = _driver(ref_gib, largest_nm, min_alloc, c, opts['workload'], warnings)
+    am, am_over, am_container, why_am = _am(ref_gib, largest_nm, min_alloc, c)
+    cluster_mode = opts['driver_deploy_mode'] == 'cluster'
+    first = drv_container if cluster_mode else am_container
+    first_what = ('the driver\'s %d MB container (cluster mode)' % drv_container if cluster_mode
+                  else 'the ApplicationMaster\'s %d MB container (client mode)' % am_container)
+    # Executor shape: the one that keeps the most of the cluster busy
+    ec_choices, why_ec = _executor_cores(nms, opts, c)
+    shapes = _shapes(nms, ec_choices, first, min_alloc, c)
+    if not shapes:
+        raise PlanError('hosts: the NodeManagers (largest %d MB) cannot hold %s and one executor of at least %d MB. '
+                        'Allowed: more memory, fewer reservations, or more NodeManagers'
+                        % (largest_nm, first_what, int(c['min_executor_mb'])))
+    _score, ec, container, per_host, instances = max(shapes, key=lambda s: s[0])
+    heap, overhead = executor_split(container, c)
+    planned = sum(per_host.values())
+    _idle_warnings(nms, ec, container, per_host, first, c, warnings)
+    largest_container = max(container, drv_container, am_container, reduce_mb)
+    step = int(c['max_allocation_multiple_gib']) * 1024
+    max_alloc = min(roundup(largest_container, step), largest_nm)
+    # Spark parallelism
+    total_cores = instances * ec
+    parallelism = max(1, int(c['parallelism_per_core'] * total_cores))
+    floor_parts = max(1, int(c['partitions_per_core'] * total_cores))
+    if opts['shuffle_data_bytes']:
+        by_data = -(-opts['shuffle_data_bytes'] // int(c['bytes_per_partition']))
+        partitions = max(by_data, floor_parts)
+        why_parts = ('ceil(%d bytes of shuffle / %d bytes per partition) = %d, never below %s x %d executor cores = %d'
+                     % (opts['shuffle_data_bytes'], c['bytes_per_partition'], by_data, c['partitions_per_core'],
+                        total_cores, floor_parts))
+    else:
+        partitions = floor_parts
+        why_parts = 'no shuffle_data_bytes given: %s x %d executor cores' % (c['partitions_per_core'], total_cores)
+    numbers = {
+        'nms': nms, 'ref': min(nms, key=lambda n: (nms[n]['nm_mb'], nms[n]['vcores'], n)),
+        'min_alloc': min_alloc, 'max_alloc': max_alloc,
+        'max_vcores': max(nm['vcores'] for nm in nms.values()), 'executor_cores': ec, 'heap': heap,
+        'overhead': overhead, 'container': container, 'instances': instances, 'driver': driver,
+        'am_memory': am, 'partitions': partitions, 'parallelism': parallelism, 'map': map_mb, 'reduce': reduce_mb,
+        'am': reduce_mb, 'map_xmx': '-Xmx%dm' % int(map_mb * frac), 'reduce_xmx': '-Xmx%dm' % int(reduce_mb * frac),
+        'am_xmx': '-Xmx%dm' % int(reduce_mb * frac), 'dynamic_allocation': 'false', 'per_host': per_host,
+    }
+    explain = {
+        'yarn.scheduler.minimum-allocation-mb': (
+            'The smallest container YARN grants, and the step every request is rounded up to: min(%d, the %d MB map '
+            'container%s), so small maps are not rounded up.' % (
+                c['min_allocation_mb'], map_mb, ', the lab\'s %d MB steps' % c['lab_memory_granularity_mb']
+                if lab else '')),
+        'yarn.scheduler.maximum-allocation-mb': (
+            'The largest container the plan asks for (executor %d MB, driver %d MB, client AM %d MB, reduce %d MB) '
+            'rounded up to a multiple of %d GiB, never above the largest NodeManager (%s, %d MB).' % (
+                container, drv_container, am_container, reduce_mb, step // 1024, largest_name, largest_nm)),
+        'yarn.scheduler.maximum-allocation-vcores': 'The most vcores of any NodeManager, so an executor of %d cores '
+                                                    'is accepted.' % ec,
+        'spark.executor.cores': 'Cores per executor: %s; %d chosen.' % (why_ec, ec),
+        'spark.executor.memory': (
+            'Executor containers of %d MB: of the candidate shapes (containers of %d MB to %d GiB in %d MB steps), '
+            'the one that keeps the cluster busiest, i.e. the most (executor cores granted) x (executor memory '
+            'granted), counting only executors that fit beside %s. The heap is the container less an overhead of '
+            'about a tenth of the heap (at least %d MB), rounded down = %s.' % (
+                container, max(int(c['min_executor_mb']), min_alloc), int(c['heap_cap_gib'] * c['heap_divisor']),
+                min_alloc, first_what, c['min_overhead_mb'], fmt_size(heap))),
+        'spark.executor.memoryOverhead': 'The rest of the %d MB container: %d MB (at least %d MB, Spark\'s floor).' % (
+            container, overhead, c['min_overhead_mb']),
+        'spark.executor.instances': (
+            '%d executors fit the NodeManagers by cores and memory (%s); YARN can grant %d beside %s, placed on the '
+            'node where it costs the most; the plan asks for %d, so every executor asked for is granted.' % (
+                planned, ', '.join('%s %d' % (n, per_host[n]) for n in sorted(per_host)),
+                beside(sizes, container, first), first_what, instances)),
+        'spark.driver.memory': 'Driver heap: %s (sized on %s); its container is %d MB with %d MB of overhead.' % (
+            why_driver, where, drv_container, drv_over),
+        'spark.yarn.am.memory': 'Client-mode ApplicationMaster heap: %s; its container is %d MB with %d MB of '
+                                'overhead.' % (why_am, am_container, am_over),
+        'spark.sql.shuffle.partitions': why_parts + '.',
+        'spark.default.parallelism': '%s x %d executor cores (%d executors x %d cores).' % (
+            c['parallelism_per_core'], total_cores, instances, ec),
+        'spark.dynamicAllocation.enabled': 'false: the plan fixes spark.executor.instances.',
+        'mapreduce.map.memory.mb': ('Map container by the node memory of %s (%.0f GiB): <= 4/8/24 GiB gives '
+                                    '256/512/1024 MB, more gives 2048 MB.' % (where, ref_gib)),
+        'mapreduce.reduce.memory.mb': '%s x the map container.' % c['reduce_factor'],
+        'yarn.app.mapreduce.am.resource.mb': 'The MapReduce ApplicationMaster gets a reduce-sized container.',
+        'mapreduce.map.java.opts': ('-Xmx is %s x the %d MB container, in MB, leaving the rest for the JVM\'s '
+                                    'non-heap memory so the physical-memory check does not kill the task.'
+                                    % (frac, map_mb)),
+        'mapreduce.reduce.java.opts': '-Xmx is %s x the %d MB container, in MB.' % (frac, reduce_mb),
+        'yarn.app.mapreduce.am.command-opts': '-Xmx is %s x the %d MB container, in MB.' % (frac, reduce_mb),
+    }
+    return numbers, explain
+
+
+# ---------------------------------------------------------------- daemon heaps
+
+def daemon_heaps(hosts, nms, lab, explain, warnings):
+    def memory_for(role):
+        for host in hosts:
+            if role in host['roles']:
+                return effective(host, lab)[1] / 1024.0, host['name']
+        name = min(nms, key=lambda n: nms[n]['memory_mb'])
+        return nms[name]['memory_mb'] / 1024.0, name
+
+    heaps = {}
+    if lab:
+        heaps = dict(LAB_HEAPS_MB)
+        for key in heaps:
+            explain['hadoop_env.' + key] = 'Lab mode: a small fixed heap of %s.' % fmt_size(heaps[key])
+    else:
+        rules = {
+            'HDFS_NAMENODE_OPTS': ('namenode', 64, 16),
+            'HDFS_SECONDARYNAMENODE_OPTS': ('secondarynamenode', 64, 16),
+            'YARN_RESOURCEMANAGER_OPTS': ('resourcemanager', 128, 8),
+            'HDFS_DATANODE_OPTS': ('datanode', 256, 4),
+            'YARN_NODEMANAGER_OPTS': ('nodemanager', 256, 4),
+        }
+        for key, (role, divisor, cap) in rules.items():
+            gib, where = memory_for(role)
+            heaps[key] = int(min(max(1, gib // divisor), cap)) * 1024
+            explain['hadoop_env.' + key] = ('%s has %.0f GiB: %.0f / %d GiB, kept between 1 and %d GiB.'
+                                            % (where, gib, gib, divisor, cap))
+        for key, role in (('MAPRED_HISTORYSERVER_OPTS', 'jobhistory'), ('SPARK_DAEMON_MEMORY', 'spark_history')):
+            gib, where = memory_for(role)
+            heaps[key] = 2048 if gib >= 64 else 1024
+            explain['hadoop_env.' + key] = '%s has %.0f GiB: 2g from 64 GiB, else 1g.' % (where, gib)
+        heaps['HADOOP_HEAPSIZE_MAX'] = 1024
+        explain['hadoop_env.HADOOP_HEAPSIZE_MAX'] = 'Client commands (hdfs dfs, yarn) get 1g.'
+    # The heaps on a NodeManager host come out of its reservation; say so when they do not fit.
+    for host in hosts:
+        if host['name'] not in nms:
+            continue
+        total = sum(heaps[key] for role, key in DAEMON_ENV if role in host['roles'])
+        reserved = nms[host['name']]['reserved_mb']
+        if total > reserved:
+            warnings.append('%s: daemon heaps (%d MB) exceed the memory kept back from YARN (%d MB); raise '
+                            'reservations.memory_mb or move master daemons off this host'
+                            % (host['name'], total, reserved))
+    return heaps
+
+
+def render_env(heaps):
+    env = {}
+    spark_env = {}
+    for key, mb in heaps.items():
+        if key == 'SPARK_DAEMON_MEMORY':
+            spark_env[key] = fmt_size(mb)
+        elif key == 'HADOOP_HEAPSIZE_MAX':
+            env[key] = fmt_size(mb)
+        else:
+            env[key] = '-Xmx%s' % fmt_size(mb)
+    return env, spark_env
