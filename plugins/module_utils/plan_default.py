@@ -205,14 +205,23 @@ def _executor_cores(nms, opts, c):
             raise PlanError('executor_cores: %d is more than the NodeManager vcores of %s (%d), the largest; '
                             'allowed 1..%d' % (ec, most, nms[most]['vcores'], nms[most]['vcores']))
         return [ec], 'given (executor_cores=%d)' % ec
-    default = int(c['executor_cores'])
-    choices = set([min(default, nms[most]['vcores'])])
+    default = min(int(c['executor_cores']), nms[most]['vcores'])
+    choices = set(range(max(1, (default + 1) // 2), default + 1))
     choices.update(nm['vcores'] for nm in nms.values() if nm['vcores'] < default)
-    why = 'the default %d, never more than a NodeManager\'s vcores' % default
-    if len(choices) > 1:
-        why += ('; smaller NodeManagers also make %s cores a candidate (the shape that keeps the cluster busiest '
-                'wins)' % ', '.join(str(x) for x in sorted(choices) if x != default))
+    why = ('the default %d unless a smaller size (down to half, or a smaller NodeManager\'s vcores) keeps the '
+           'cluster more than %d%% busier' % (int(c['executor_cores']), round(100 * c['executor_cores_gain'])))
     return sorted(choices, reverse=True), why
+
+
+def _pick_shape(shapes, default, c):
+    """The busiest shape; another executor size must beat the default size by executor_cores_gain."""
+    best = max(shapes, key=lambda s: s[0])
+    at_default = [s for s in shapes if s[1] == default]
+    if at_default:
+        best_default = max(at_default, key=lambda s: s[0])
+        if best[0][0] <= best_default[0][0] * (1 + c['executor_cores_gain']):
+            return best_default
+    return best
 
 
 def _idle_warnings(nms, ec, container, per_host, first, c, warnings):
@@ -224,7 +233,7 @@ def _idle_warnings(nms, ec, container, per_host, first, c, warnings):
                 why = 'it has %d vcore(s), an executor needs %d' % (nm['vcores'], ec)
             else:
                 why = 'its %d MB are below one %d MB executor container' % (nm['nm_mb'], container)
-            warnings.append('%s: gets no Spark executor (%s), so its %d vcores and %d MB stay idle for Spark (MapReduce '
+            warnings.append('%s: gets no Spark executor (%s), so its %d vcore(s) and %d MB stay idle for Spark (MapReduce '
                             'can still use them). Move it out of the nodemanagers group, give it reservations, or '
                             'plan it as a separate cluster' % (name, why, nm['vcores'], nm['nm_mb']))
             continue
@@ -274,7 +283,8 @@ def plan_default(hosts, opts, c, warnings):
         raise PlanError('hosts: the NodeManagers (largest %d MB) cannot hold %s and one executor of at least %d MB. '
                         'Allowed: more memory, fewer reservations, or more NodeManagers'
                         % (largest_nm, first_what, int(c['min_executor_mb'])))
-    _score, ec, container, per_host, instances = max(shapes, key=lambda s: s[0])
+    default_ec = ec_choices[0] if opts['executor_cores'] is None else opts['executor_cores']
+    _score, ec, container, per_host, instances = _pick_shape(shapes, default_ec, c)
     heap, overhead = executor_split(container, c)
     planned = sum(per_host.values())
     _idle_warnings(nms, ec, container, per_host, first, c, warnings)

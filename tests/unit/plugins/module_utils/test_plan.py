@@ -22,8 +22,8 @@ SEED = cluster(3, 192, 768)
 
 
 def test_seed_sql_heavy_exact():
-    """The seed 000 table: 3 x 192 cores / 768 GiB, 3e12 bytes of shuffle, sql_heavy."""
-    r = P.plan(SEED, workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
+    """The seed 000 table: 3 x 192 cores / 768 GiB, 3e12 bytes of shuffle, sql_heavy, reproduced by profile seed."""
+    r = P.plan(SEED, profile='seed', workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
     y, m, s = r['yarn_site'], r['mapred_site'], r['spark_defaults']
     assert y['yarn.nodemanager.resource.cpu-vcores'] == '186'
     assert y['yarn.nodemanager.resource.memory-mb'] == '737280'
@@ -47,14 +47,14 @@ def test_seed_sql_heavy_exact():
 
 
 def test_seed_default_workload_driver_32g():
-    r = P.plan(SEED, shuffle_data_bytes=3 * 10 ** 12)
+    r = P.plan(SEED, profile='seed', shuffle_data_bytes=3 * 10 ** 12)
     assert r['spark_defaults']['spark.driver.memory'] == '32g'
     assert r['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '49152'
     assert r['spark_defaults']['spark.executor.instances'] == '108'
 
 
 def test_seed_hadoop_env_and_explain():
-    r = P.plan(SEED, workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
+    r = P.plan(SEED, profile='seed', workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
     assert r['hadoop_env'] == {
         'HADOOP_HEAPSIZE_MAX': '1g', 'HDFS_NAMENODE_OPTS': '-Xmx12g', 'HDFS_SECONDARYNAMENODE_OPTS': '-Xmx12g',
         'HDFS_DATANODE_OPTS': '-Xmx3g', 'YARN_RESOURCEMANAGER_OPTS': '-Xmx6g', 'YARN_NODEMANAGER_OPTS': '-Xmx3g',
@@ -71,28 +71,81 @@ def test_seed_hadoop_env_and_explain():
     assert any(w.startswith('mapreduce.map.java.opts: -Xmx2g equals') for w in r['warnings'])
 
 
+def test_seed_profile_warns_what_the_seed_gets_wrong():
+    """The driver's 72704 MB container leaves room for 104 of the 108 executors: a warning, not an error."""
+    r = P.plan(SEED, profile='seed', workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
+    assert r['capacity']['cluster'] == 104 and r['capacity']['driver_mb'] == 72704
+    assert 'seed profile: spark.executor.instances 108 > the 104 executors YARN can grant beside the driver ' \
+        '(cluster mode)' in r['warnings']
+    assert any(w.startswith('seed profile: mapreduce.map.java.opts -Xmx 2048 MB') for w in r['warnings'])
+    assert r['explain']['profile'].startswith('seed')
+
+
+def test_default_on_the_seed_shape_exact():
+    """The default departs from the seed: every executor it asks for is granted beside the 64g driver."""
+    r = P.plan(SEED, workload='sql_heavy', shuffle_data_bytes=3 * 10 ** 12)
+    y, m, s = r['yarn_site'], r['mapred_site'], r['spark_defaults']
+    assert (y['yarn.nodemanager.resource.memory-mb'], y['yarn.nodemanager.resource.cpu-vcores'],
+            y['yarn.scheduler.minimum-allocation-mb'], y['yarn.scheduler.maximum-allocation-mb'],
+            y['yarn.scheduler.maximum-allocation-vcores']) == ('737280', '186', '1024', '81920', '186')
+    assert s == {'spark.executor.cores': '5', 'spark.executor.memory': '16g', 'spark.executor.memoryOverhead': '2g',
+                 'spark.executor.instances': '111', 'spark.driver.memory': '64g', 'spark.yarn.am.memory': '1g',
+                 'spark.sql.shuffle.partitions': '12000', 'spark.default.parallelism': '1110',
+                 'spark.dynamicAllocation.enabled': 'false'}
+    assert m == {'mapreduce.map.memory.mb': '2048', 'mapreduce.map.java.opts': '-Xmx1638m',
+                 'mapreduce.map.cpu.vcores': '1', 'mapreduce.reduce.memory.mb': '4096',
+                 'mapreduce.reduce.java.opts': '-Xmx3276m', 'mapreduce.reduce.cpu.vcores': '1',
+                 'yarn.app.mapreduce.am.resource.mb': '4096', 'yarn.app.mapreduce.am.command-opts': '-Xmx3276m'}
+    assert r['capacity'] == {'cluster': 116, 'client': 119, 'executor_mb': 18432, 'driver_mb': 72704, 'am_mb': 2048,
+                             'mapreduce': {'am_mb': 4096, 'map_mb': 2048, 'maps': 1078}}
+    assert r['hadoop_env'] == P.plan(SEED, profile='seed')['hadoop_env']
+    assert r['warnings'] == []
+    assert r['hosts']['node2'] == {'cores': 192, 'memory_mb': 786432, 'nm_mb': 737280, 'vcores': 186, 'executors': 37,
+                                   'heaps_mb': {'HDFS_DATANODE_OPTS': 3072, 'YARN_NODEMANAGER_OPTS': 3072}}
+    assert 'every executor asked for is granted' in r['explain']['spark.executor.instances']
+
+
+def test_default_on_the_seed_shape_default_workload():
+    r = P.plan(SEED, shuffle_data_bytes=3 * 10 ** 12)
+    s = r['spark_defaults']
+    assert (s['spark.executor.instances'], s['spark.executor.memory'], s['spark.driver.memory']) == ('110', '17g', '32g')
+    assert r['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '49152'
+    assert (r['capacity']['cluster'], r['capacity']['client']) == (110, 111)
+
+
 @pytest.mark.parametrize('shape, kwargs, expected', [
-    # 16 cores / 64 GiB, 6 nodes (the Cloudera post's cluster) with the default profile
-    # 64 GiB: 8 GiB kept back -> 56 GiB; 4 GiB per core -> min(15 // 5, 56 // 20) = 2 executors of 28 GiB
-    ((6, 16, 64), {}, {'nm': '57344', 'vcores': '15', 'ec': '5', 'inst': '12', 'mem': '25g',
-                       'over': '3g', 'driver': '8g', 'maxalloc': '32768', 'map': '2048', 'mapx': '-Xmx2g',
-                       'red': '4096', 'redx': '-Xmx3g', 'parts': '120'}),
+    # 16 cores / 64 GiB, 6 nodes (the Cloudera post's cluster): 3 executors of 16g + 2g per node, one fewer
+    # on the node that holds the 8g driver
+    ((6, 16, 64), {}, {'nm': '57344', 'vcores': '15', 'ec': '5', 'inst': '17', 'mem': '16g',
+                       'over': '2g', 'driver': '8g', 'maxalloc': '32768', 'map': '2048', 'mapx': '-Xmx1638m',
+                       'red': '4096', 'redx': '-Xmx3276m', 'parts': '170', 'cap': (17, 18, 166)}),
     # small VM: 4 cores / 16 GiB, 3 nodes
-    ((3, 4, 16), {}, {'nm': '12288', 'vcores': '3', 'ec': '3', 'inst': '3', 'mem': '10g',
-                      'over': '2g', 'driver': '4g', 'maxalloc': '12288', 'map': '1024', 'mapx': '-Xmx819m',
-                      'red': '2048', 'redx': '-Xmx2g', 'parts': '18'}),
-    # 2 cores / 4 GiB single node
-    ((1, 2, 4), {}, {'nm': '3072', 'vcores': '1', 'ec': '1', 'inst': '1', 'mem': '2g',
-                     'over': '1g', 'driver': '1g', 'maxalloc': '3072', 'map': '256', 'mapx': '-Xmx204m',
-                     'red': '512', 'redx': '-Xmx409m', 'parts': '2'}),
-    # 64 cores / 256 GiB, 4 nodes, reserve the AM slot
+    ((3, 4, 16), {}, {'nm': '12288', 'vcores': '3', 'ec': '3', 'inst': '3', 'mem': '6400m',
+                      'over': '768m', 'driver': '4g', 'maxalloc': '12288', 'map': '1024', 'mapx': '-Xmx819m',
+                      'red': '2048', 'redx': '-Xmx1638m', 'parts': '18', 'cap': (3, 3, 34)}),
+    # 2 cores / 4 GiB single node: the driver and one executor share the 3072 MB NodeManager
+    ((1, 2, 4), {}, {'nm': '3072', 'vcores': '1', 'ec': '1', 'inst': '1', 'mem': '1152m',
+                     'over': '384m', 'driver': '1g', 'maxalloc': '3072', 'map': '256', 'mapx': '-Xmx204m',
+                     'red': '512', 'redx': '-Xmx409m', 'parts': '2', 'cap': (1, 1, 10)}),
+    # 8 cores / 32 GiB single node: two 3-core executors beat one 5-core executor by more than 10%
+    ((1, 8, 32), {}, {'nm': '24576', 'vcores': '7', 'ec': '3', 'inst': '2', 'mem': '8g',
+                      'over': '1g', 'driver': '4g', 'maxalloc': '16384', 'map': '2048', 'mapx': '-Xmx1638m',
+                      'red': '4096', 'redx': '-Xmx3276m', 'parts': '12', 'cap': (2, 2, 10)}),
+    # 64 cores / 256 GiB, 4 nodes; reserve_am_slot is ignored now (the driver is planned)
     ((4, 64, 256), {'reserve_am_slot': True}, {
-        'nm': '245760', 'vcores': '62', 'ec': '5', 'inst': '47', 'mem': '18g', 'over': '2g', 'driver': '32g',
-        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx2g', 'red': '4096', 'redx': '-Xmx3g', 'parts': '470'}),
+        'nm': '245760', 'vcores': '62', 'ec': '5', 'inst': '46', 'mem': '18g', 'over': '2g', 'driver': '32g',
+        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx1638m', 'red': '4096', 'redx': '-Xmx3276m', 'parts': '460',
+        'cap': (46, 47, 478)}),
     # 96 cores / 384 GiB with executor_cores 4
     ((2, 96, 384), {'executor_cores': 4}, {
-        'nm': '368640', 'vcores': '93', 'ec': '4', 'inst': '44', 'mem': '14g', 'over': '2g', 'driver': '32g',
-        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx2g', 'red': '4096', 'redx': '-Xmx3g', 'parts': '352'}),
+        'nm': '368640', 'vcores': '93', 'ec': '4', 'inst': '45', 'mem': '13g', 'over': '2g', 'driver': '32g',
+        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx1638m', 'red': '4096', 'redx': '-Xmx3276m', 'parts': '360',
+        'cap': (45, 47, 358)}),
+    # the seed's shape in client mode: no driver container, so 37 executors on every node
+    ((3, 192, 768), {'driver_deploy_mode': 'client'}, {
+        'nm': '737280', 'vcores': '186', 'ec': '5', 'inst': '111', 'mem': '17g', 'over': '2g', 'driver': '32g',
+        'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx1638m', 'red': '4096', 'redx': '-Xmx3276m', 'parts': '1110',
+        'cap': (110, 111, 1078)}),
 ])
 def test_machine_table(shape, kwargs, expected):
     r = P.plan(cluster(*shape), **kwargs)
@@ -103,9 +156,18 @@ def test_machine_table(shape, kwargs, expected):
            'driver': s['spark.driver.memory'], 'maxalloc': y['yarn.scheduler.maximum-allocation-mb'],
            'map': m['mapreduce.map.memory.mb'], 'mapx': m['mapreduce.map.java.opts'],
            'red': m['mapreduce.reduce.memory.mb'], 'redx': m['mapreduce.reduce.java.opts'],
-           'parts': s['spark.sql.shuffle.partitions']}
+           'parts': s['spark.sql.shuffle.partitions'],
+           'cap': (r['capacity']['cluster'], r['capacity']['client'], r['capacity']['mapreduce']['maps'])}
     assert got == expected
     assert P.check_invariants(r) == []
+
+
+def test_reserve_am_slot_is_deprecated_and_ignored():
+    on = P.plan(cluster(4, 64, 256), reserve_am_slot=True)
+    off = P.plan(cluster(4, 64, 256))
+    assert on['spark_defaults'] == off['spark_defaults']
+    assert any(w.startswith('reserve_am_slot: deprecated and ignored') for w in on['warnings'])
+    assert not any('reserve_am_slot' in w for w in off['warnings'])
 
 
 def test_heterogeneous_cluster_per_host_values():
@@ -114,10 +176,53 @@ def test_heterogeneous_cluster_per_host_values():
     assert r['nodemanagers']['small'] == {'yarn.nodemanager.resource.memory-mb': '122880',
                                           'yarn.nodemanager.resource.cpu-vcores': '31'}
     assert r['nodemanagers']['node1']['yarn.nodemanager.resource.memory-mb'] == '737280'
-    # executors are sized from the smallest NodeManager and counted per host
-    assert r['spark_defaults']['spark.executor.memory'] == '18g'
-    assert r['spark_defaults']['spark.executor.instances'] == str(2 * 36 + 6)
+    # one executor size for the cluster, counted per host: 37 + 37 on the big nodes, 6 on the small one,
+    # less the two the 32g driver's container takes on a big node
+    assert r['spark_defaults']['spark.executor.memory'] == '17g'
+    assert [r['hosts'][h]['executors'] for h in ('node1', 'node2', 'small')] == [37, 37, 6]
+    assert r['spark_defaults']['spark.executor.instances'] == '78'
+    assert r['capacity']['cluster'] == 78
     assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '122880'
+    assert r['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '49152'
+    assert r['warnings'] == []
+
+
+def test_mixed_tiny_node_does_not_shrink_the_cluster():
+    """A 2-core/4 GiB node beside a 192-core/768 GiB node: sized for the big node, the small one named."""
+    hosts = cluster(1, 192, 768) + [dict(name='small', roles=WORKER, cores=2, memory_mb=4096)]
+    r = P.plan(hosts)
+    y, m, s = r['yarn_site'], r['mapred_site'], r['spark_defaults']
+    assert y['yarn.scheduler.maximum-allocation-mb'] == '49152'
+    assert (m['mapreduce.map.memory.mb'], s['spark.driver.memory'], s['spark.executor.memory']) == ('2048', '32g', '16g')
+    assert (s['spark.executor.cores'], s['spark.executor.instances']) == ('5', '37')
+    assert r['nodemanagers']['small'] == {'yarn.nodemanager.resource.memory-mb': '3072',
+                                          'yarn.nodemanager.resource.cpu-vcores': '1'}
+    idle = [w for w in r['warnings'] if w.startswith('small: gets no Spark executor')]
+    assert len(idle) == 1
+    assert '1 vcore(s) and 3072 MB stay idle' in idle[0] and 'nodemanagers group' in idle[0]
+
+
+def test_mixed_fat_node_with_few_cores_is_named():
+    """A 4-core/512 GiB node among 64-core/256 GiB nodes cannot hold a 5-core executor: the warning says the cost."""
+    hosts = cluster(4, 64, 256) + [dict(name='fat', roles=WORKER, cores=4, memory_mb=512 * 1024)]
+    r = P.plan(hosts)
+    assert r['spark_defaults']['spark.executor.instances'] == '48'
+    assert r['hosts']['fat']['executors'] == 0
+    idle = [w for w in r['warnings'] if w.startswith('fat:')]
+    assert idle == ['fat: gets no Spark executor (it has 3 vcore(s), an executor needs 5), so its 3 vcore(s) and '
+                    '491520 MB stay idle for Spark (MapReduce can still use them). Move it out of the nodemanagers '
+                    'group, give it reservations, or plan it as a separate cluster']
+    assert int(r['yarn_site']['yarn.scheduler.maximum-allocation-mb']) <= 491520
+
+
+def test_very_large_node_gets_more_executors_not_a_huge_overhead():
+    r = P.plan([dict(name='big', roles=WORKER + MASTER, cores=8192, memory_mb=64 * 1024 * 1024)])
+    s = r['spark_defaults']
+    heap = P.parse_size_mb(s['spark.executor.memory'])
+    over = P.parse_size_mb(s['spark.executor.memoryOverhead'])
+    assert heap <= 64 * 1024 and over <= max(384, 0.15 * heap)
+    assert int(s['spark.executor.instances']) > 1000
+    assert P.check_invariants(r) == []
 
 
 LAB_HOSTS = [
@@ -128,19 +233,32 @@ LAB_HOSTS = [
 
 
 def test_lab_mode_two_workers_exact():
+    """The podman lab: 2 CPUs and 24 GiB for 3 containers, workers limited to 5 GiB."""
     r = P.plan(LAB_HOSTS, lab={'nodes_per_machine': 3})
     for nm in r['nodemanagers'].values():
-        assert nm == {'yarn.nodemanager.resource.memory-mb': '3840', 'yarn.nodemanager.resource.cpu-vcores': '2'}
-    s = r['spark_defaults']
-    assert (s['spark.executor.cores'], s['spark.executor.memory'], s['spark.executor.memoryOverhead'],
-            s['spark.executor.instances'], s['spark.driver.memory']) == ('1', '640m', '384m', '2', '1g')
-    m = r['mapred_site']
-    assert (m['mapreduce.map.memory.mb'], m['mapreduce.reduce.memory.mb'],
-            m['yarn.app.mapreduce.am.resource.mb']) == ('512', '1024', '1024')
-    assert r['yarn_site']['yarn.scheduler.minimum-allocation-mb'] == '512'
-    assert r['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx512m'
-    assert r['hadoop_env']['HDFS_DATANODE_OPTS'] == '-Xmx256m'
-    assert 'oversubscribe' in r['explain']['lab']
+        assert nm == {'yarn.nodemanager.resource.memory-mb': '3840', 'yarn.nodemanager.resource.cpu-vcores': '1'}
+    assert r['yarn_site'] == {
+        'yarn.nodemanager.resource.memory-mb': '3840', 'yarn.nodemanager.resource.cpu-vcores': '1',
+        'yarn.scheduler.minimum-allocation-mb': '256', 'yarn.scheduler.maximum-allocation-mb': '3840',
+        'yarn.scheduler.minimum-allocation-vcores': '1', 'yarn.scheduler.maximum-allocation-vcores': '1'}
+    assert r['spark_defaults'] == {
+        'spark.executor.cores': '1', 'spark.executor.memory': '1920m', 'spark.executor.memoryOverhead': '384m',
+        'spark.executor.instances': '2', 'spark.driver.memory': '1g', 'spark.yarn.am.memory': '512m',
+        'spark.sql.shuffle.partitions': '4', 'spark.default.parallelism': '4',
+        'spark.dynamicAllocation.enabled': 'false'}
+    assert r['mapred_site'] == {
+        'mapreduce.map.memory.mb': '512', 'mapreduce.map.java.opts': '-Xmx409m', 'mapreduce.map.cpu.vcores': '1',
+        'mapreduce.reduce.memory.mb': '1024', 'mapreduce.reduce.java.opts': '-Xmx819m',
+        'mapreduce.reduce.cpu.vcores': '1', 'yarn.app.mapreduce.am.resource.mb': '1024',
+        'yarn.app.mapreduce.am.command-opts': '-Xmx819m'}
+    assert r['hadoop_env'] == {
+        'HADOOP_HEAPSIZE_MAX': '256m', 'HDFS_NAMENODE_OPTS': '-Xmx512m', 'HDFS_SECONDARYNAMENODE_OPTS': '-Xmx256m',
+        'HDFS_DATANODE_OPTS': '-Xmx256m', 'YARN_RESOURCEMANAGER_OPTS': '-Xmx512m', 'YARN_NODEMANAGER_OPTS': '-Xmx256m',
+        'MAPRED_HISTORYSERVER_OPTS': '-Xmx256m'}
+    assert r['capacity'] == {'cluster': 2, 'client': 2, 'executor_mb': 2304, 'driver_mb': 1536, 'am_mb': 1024,
+                             'mapreduce': {'am_mb': 1024, 'map_mb': 512, 'maps': 12}}
+    assert r['warnings'] == []
+    assert 'never exceed' in r['explain']['lab']
     assert P.check_invariants(r) == []
 
 
@@ -149,22 +267,42 @@ def test_lab_mode_without_memory_limit():
     r = P.plan(hosts, lab={'nodes_per_machine': 3})
     assert r['nodemanagers']['bd-worker1']['yarn.nodemanager.resource.memory-mb'] == '6144'
     assert r['spark_defaults']['spark.executor.instances'] == '2'
+    assert P.parse_size_mb(r['spark_defaults']['spark.executor.memory']) > 2048
+
+
+def _fits(nms, first, unit, wanted):
+    """Place first on each node in turn, then fill with unit-sized containers: do wanted fit every time?"""
+    for i, nm in enumerate(nms):
+        if nm < first:
+            continue
+        room = sum(n // unit for n in nms[:i] + nms[i + 1:]) + (nm - first) // unit
+        if room < wanted:
+            return False
+    return True
 
 
 def test_lab_jobs_fit():
-    """A Spark job (AM + 2 x 1-core executors) and an MR job (AM + 2 maps) fit the lab NodeManagers."""
+    """With the default plan, a Spark app in client mode (AM 512m + 384m) and in cluster mode (the driver) gets
+    every executor it asks for; a MapReduce job gets its AM and at least one map on each worker."""
     r = P.plan(LAB_HOSTS, lab={'nodes_per_machine': 3})
-    nm = int(r['yarn_site']['yarn.nodemanager.resource.memory-mb'])
-    vcores = int(r['yarn_site']['yarn.nodemanager.resource.cpu-vcores'])
-    assert nm >= 2560 and vcores >= 2
-    executor = P.parse_size_mb(r['spark_defaults']['spark.executor.memory']) + 384
-    spark_am = 512 + 384
-    assert 2 * nm >= 2 * P._roundup(executor, 512) + P._roundup(spark_am, 512)
-    mr = int(r['mapred_site']['yarn.app.mapreduce.am.resource.mb']) + 2 * int(r['mapred_site']['mapreduce.map.memory.mb'])
-    assert 2 * nm >= mr
+    step = int(r['yarn_site']['yarn.scheduler.minimum-allocation-mb'])
+    nms = [int(nm['yarn.nodemanager.resource.memory-mb']) for nm in r['nodemanagers'].values()]
+    s = r['spark_defaults']
+    executor = P.roundup(P.parse_size_mb(s['spark.executor.memory']) + P.parse_size_mb(s['spark.executor.memoryOverhead']), step)
+    driver = P.parse_size_mb(s['spark.driver.memory'])
+    wanted = int(s['spark.executor.instances'])
+    assert wanted == 2 and P.parse_size_mb(s['spark.executor.memory']) >= 1536
+    assert _fits(nms, P.roundup(driver + max(384, driver // 10), step), executor, wanted)
+    assert _fits(nms, P.roundup(512 + 384, step), executor, wanted)
+    mr_am = int(r['mapred_site']['yarn.app.mapreduce.am.resource.mb'])
+    map_mb = int(r['mapred_site']['mapreduce.map.memory.mb'])
+    for i, nm in enumerate(nms):
+        assert (nm - mr_am) // map_mb >= 1
+        assert all(other // map_mb >= 1 for other in nms[:i] + nms[i + 1:])
 
 
 @pytest.mark.parametrize('profile, expected', [
+    ('seed', {'nm': '737280', 'vcores': '186', 'minalloc': '1024', 'map': '2048', 'red': '4096'}),
     ('ambari', {'nm': '720896', 'vcores': '153', 'minalloc': '90112', 'map': '90112', 'red': '90112'}),
     ('hdp', {'nm': '720896', 'vcores': '192', 'minalloc': '90112', 'map': '90112', 'red': '180224'}),
     ('emr', {'nm': '778240', 'vcores': '192', 'minalloc': '32', 'map': '4032', 'red': '8064'}),
@@ -210,7 +348,7 @@ def test_ambari_zero_disks_gives_three_containers():
 def test_overrides_win_and_are_explained():
     r = P.plan(SEED, overrides={'spark.executor.instances': 100, 'spark.sql.shuffle.partitions': '6000'})
     assert r['spark_defaults']['spark.executor.instances'] == '100'
-    assert r['explain']['spark.sql.shuffle.partitions'].startswith('overridden')
+    assert r['explain']['spark.sql.shuffle.partitions'].startswith('Overridden')
 
 
 def test_other_services_and_reservations():
