@@ -65,7 +65,11 @@ def executor_split(container_mb, c):
     """Heap and overhead of an executor container: overhead about a tenth of the heap, at least 384 MB."""
     overhead = max(int(c['min_overhead_mb']), int(math.ceil(container_mb - container_mb / c['heap_divisor'])))
     heap = container_mb - overhead
-    heap = heap // 1024 * 1024 if container_mb >= 8192 else heap // 128 * 128
+    # whole GiB reads best; 128 MB steps when whole GiB would leave more than 15% of the heap as overhead
+    whole = heap // 1024 * 1024
+    if whole and container_mb - whole <= max(c['min_overhead_mb'], 0.15 * whole):
+        return whole, container_mb - whole
+    heap = heap // 128 * 128
     return heap, container_mb - heap
 
 

@@ -1,4 +1,4 @@
-"""Invariants over thousands of random cluster shapes (hypothesis)."""
+"""Invariants over thousands of random cluster shapes (hypothesis), mixed clusters and lab mode included."""
 
 import math
 
@@ -11,8 +11,9 @@ ROLESETS = [['datanode', 'nodemanager'], ['datanode', 'nodemanager', 'namenode',
             ['nodemanager'], ['datanode', 'nodemanager', 'jobhistory', 'spark_history']]
 
 node = st.fixed_dictionaries({
-    'cores': st.integers(1, 512),
-    'memory_mb': st.integers(2 * 1024, 4 * 1024 * 1024),
+    'cores': st.one_of(st.integers(1, 512), st.integers(1, P.MAX_CORES)),
+    # from 3 GiB: a NodeManager of 2048 MB holds a driver and one executor
+    'memory_mb': st.one_of(st.integers(3 * 1024, 4 * 1024 * 1024), st.integers(3 * 1024, P.MAX_MEMORY_MB)),
     'disks': st.integers(0, 24),
     'roles': st.sampled_from(ROLESETS),
 })
@@ -24,50 +25,57 @@ options = st.fixed_dictionaries({
     'driver_deploy_mode': st.sampled_from(P.DEPLOY_MODES),
 })
 
-SETTINGS = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _hosts(nodes):
     return [dict(n, name='h%d' % i) for i, n in enumerate(nodes)]
 
 
-def opts_mode(r):
-    return 'client' if 'client-mode' in r['explain']['yarn.scheduler.maximum-allocation-mb'] else 'cluster'
+def _overhead(heap):
+    return max(384, int(math.ceil(0.1 * heap)))
 
 
-def _check(r):
+def _check(r, mode):
+    """Every JVM below its container, every container within the allocation limits, every executor granted."""
     y, m, s = r['yarn_site'], r['mapred_site'], r['spark_defaults']
     min_alloc = int(y['yarn.scheduler.minimum-allocation-mb'])
     max_alloc = int(y['yarn.scheduler.maximum-allocation-mb'])
+    nms = [(int(nm['yarn.nodemanager.resource.memory-mb']), int(nm['yarn.nodemanager.resource.cpu-vcores']))
+           for nm in r['nodemanagers'].values()]
+    largest = max(mb for mb, _v in nms)
     ec = int(s['spark.executor.cores'])
     heap = P.parse_size_mb(s['spark.executor.memory'])
     over = P.parse_size_mb(s['spark.executor.memoryOverhead'])
-    container = int(math.ceil((heap + over) / float(min_alloc))) * min_alloc
+    container = P.roundup(heap + over, min_alloc)
     instances = int(s['spark.executor.instances'])
-    room = sum(min(int(nm['yarn.nodemanager.resource.memory-mb']) // container,
-                   int(nm['yarn.nodemanager.resource.cpu-vcores']) // ec)
-               for nm in r['nodemanagers'].values())
+    assert 0 < heap < heap + over and over >= 384
+    assert over <= max(384, 0.15 * heap) + min_alloc  # about a tenth of the heap, never a huge overhead
+    room = sum(min(mb // container, vcores // ec) for mb, vcores in nms)
     assert 1 <= instances <= room
+    assert instances <= r['capacity'][mode]
     assert 1 <= ec <= int(y['yarn.scheduler.maximum-allocation-vcores'])
-    assert heap > 0 and heap + over <= max_alloc
-    assert over >= 384
-    assert min_alloc > 0 and max_alloc >= min_alloc
+    assert 0 < min_alloc <= max_alloc <= largest
+    assert heap + over <= max_alloc
+    driver = P.parse_size_mb(s['spark.driver.memory'])
+    assert driver > 0 and P.roundup(driver + _overhead(driver), min_alloc) <= max_alloc
+    am = P.parse_size_mb(s['spark.yarn.am.memory'])
+    assert P.roundup(am + _overhead(am), min_alloc) <= max_alloc
     for size, opts in (('mapreduce.map.memory.mb', 'mapreduce.map.java.opts'),
                        ('mapreduce.reduce.memory.mb', 'mapreduce.reduce.java.opts'),
                        ('yarn.app.mapreduce.am.resource.mb', 'yarn.app.mapreduce.am.command-opts')):
         xmx = P.parse_xmx_mb(m[opts])
-        assert 0 < xmx <= int(m[size]) <= max_alloc
-        # strictly below the container, except the seed's own 2048 MB / -Xmx2g map rule (warned about)
-        assert xmx < int(m[size]) or (int(m[size]) == 2048 and any(w.startswith(opts) for w in r['warnings']))
+        assert 0 < xmx <= 0.8 * int(m[size]) < int(m[size]) <= max_alloc
     assert int(m['mapreduce.reduce.memory.mb']) >= int(m['mapreduce.map.memory.mb'])
-    driver = P.parse_size_mb(s['spark.driver.memory'])
-    assert driver > 0
-    if opts_mode(r) == 'cluster':
-        assert driver + max(384, math.ceil(0.1 * driver)) <= max_alloc
-    for nm in r['nodemanagers'].values():
-        assert int(nm['yarn.nodemanager.resource.memory-mb']) >= 1024
-        assert int(nm['yarn.nodemanager.resource.cpu-vcores']) >= 1
+    assert r['capacity']['mapreduce']['maps'] >= 1
+    for mb, vcores in nms:
+        assert mb >= 1024 and vcores >= 1
     assert int(s['spark.sql.shuffle.partitions']) >= 2 * instances * ec
+    assert int(s['spark.sql.shuffle.partitions']) <= P.MAX_PARTITIONS
+    # a NodeManager without executors is named in a warning
+    for name, host in r['hosts'].items():
+        if host.get('executors') == 0:
+            assert any(w.startswith('%s: gets no Spark executor' % name) for w in r['warnings'])
     assert P.check_invariants(r) == []
 
 
@@ -76,25 +84,43 @@ def _check(r):
 def test_default_profile_invariants(nodes, opts):
     nodes[0] = dict(nodes[0], roles=ROLESETS[0] if 'nodemanager' not in nodes[0]['roles'] else nodes[0]['roles'])
     r = P.plan(_hosts(nodes), **opts)
-    _check(r)
+    _check(r, opts['driver_deploy_mode'])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(nodes=st.lists(node, min_size=1, max_size=4), n=st.integers(1, 4),
-       limit=st.one_of(st.none(), st.integers(3 * 1024, 64 * 1024)))
-def test_lab_mode_invariants(nodes, n, limit):
+       limit=st.one_of(st.none(), st.integers(3 * 1024, 64 * 1024)), mode=st.sampled_from(P.DEPLOY_MODES))
+def test_lab_mode_invariants(nodes, n, limit, mode):
     hosts = _hosts([dict(x, memory_mb=max(x['memory_mb'], 8 * 1024 * n), memory_limit_mb=limit) for x in nodes])
-    r = P.plan(hosts, lab={'nodes_per_machine': n})
-    _check(r)
-    for nm in r['nodemanagers'].values():
-        assert int(nm['yarn.nodemanager.resource.cpu-vcores']) >= 2
+    r = P.plan(hosts, lab={'nodes_per_machine': n}, driver_deploy_mode=mode)
+    _check(r, mode)
+    for host in hosts:
+        if host['name'] in r['nodemanagers']:
+            vcores = int(r['nodemanagers'][host['name']]['yarn.nodemanager.resource.cpu-vcores'])
+            assert vcores <= max(1, host['cores'] // n)  # never more vcores than the node's share of CPUs
 
 
-@settings(max_examples=300, deadline=None)
-@given(nodes=st.lists(node, min_size=1, max_size=4), profile=st.sampled_from(P.PROFILES))
-def test_every_profile_plans_without_traceback(nodes, profile):
-    r = P.plan(_hosts(nodes), profile=profile)
+@settings(max_examples=500, deadline=None)
+@given(nodes=st.lists(node, min_size=1, max_size=4), profile=st.sampled_from(P.PROFILES),
+       lab=st.sampled_from([None, {'nodes_per_machine': 2}]))
+def test_every_profile_plans_without_traceback(nodes, profile, lab):
+    nodes[0] = dict(nodes[0], roles=ROLESETS[0])
+    if lab:
+        nodes = [dict(x, memory_mb=max(x['memory_mb'], 16 * 1024)) for x in nodes]
+    r = P.plan(_hosts(nodes), profile=profile, lab=lab)
     for section in ('yarn_site', 'mapred_site', 'spark_defaults'):
         for key, value in r[section].items():
             assert isinstance(value, str) and value, key
     assert isinstance(r['warnings'], list)
+    if profile != 'default':
+        # comparison profiles: what breaks is reported, never raised
+        assert all('%s profile: %s' % (profile, p) in r['warnings'] for p in P.check_invariants(r))
+    assert set(r['capacity']) >= set(['cluster', 'client', 'mapreduce'])
+
+
+def test_seed_profile_keeps_the_seeds_mapreduce_heap_with_a_warning():
+    hosts = [dict(name='a', roles=ROLESETS[1], cores=192, memory_mb=768 * 1024)]
+    r = P.plan(hosts, profile='seed')
+    assert r['mapred_site']['mapreduce.map.java.opts'] == '-Xmx2g'
+    assert any('mapreduce.map.java.opts -Xmx 2048 MB' in w for w in r['warnings'])
+    assert P.plan(hosts)['mapred_site']['mapreduce.map.java.opts'] == '-Xmx1638m'
