@@ -188,9 +188,11 @@ def _shapes(nms, ec_choices, first, step, c):
     cap_mb = int(c['heap_cap_gib'] * 1024 * c['heap_divisor']) // 1024 * 1024
     low = roundup(max(int(c['min_executor_mb']), step), step)
     high = min(cap_mb, largest) // step * step
+    # at most about 400 candidate sizes: a finer search changes nothing a user would notice
+    stride = step * max(1, -(-(high - low) // (step * 400)))
     out = []
     for ec in ec_choices:
-        for container in range(low, high + 1, step):
+        for container in range(low, high + 1, stride):
             per_host = dict((name, min(nm['vcores'] // ec, nm['nm_mb'] // container)) for name, nm in nms.items())
             planned = sum(per_host.values())
             instances = min(planned, beside(sizes, container, first))
@@ -210,7 +212,7 @@ def _executor_cores(nms, opts, c):
                             'allowed 1..%d' % (ec, most, nms[most]['vcores'], nms[most]['vcores']))
         return [ec], 'given (executor_cores=%d)' % ec
     default = min(int(c['executor_cores']), nms[most]['vcores'])
-    choices = set(range(max(1, (default + 1) // 2), default + 1))
+    choices = set(range(max(1, (default + 1) // 2, default - 7), default + 1))
     choices.update(nm['vcores'] for nm in nms.values() if nm['vcores'] < default)
     why = ('the default %d unless a smaller size (down to half, or a smaller NodeManager\'s vcores) keeps the '
            'cluster more than %d%% busier' % (int(c['executor_cores']), round(100 * c['executor_cores_gain'])))

@@ -138,7 +138,7 @@ def test_default_on_the_seed_shape_default_workload():
         'cap': (46, 47, 478)}),
     # 96 cores / 384 GiB with executor_cores 4
     ((2, 96, 384), {'executor_cores': 4}, {
-        'nm': '368640', 'vcores': '93', 'ec': '4', 'inst': '45', 'mem': '13g', 'over': '2g', 'driver': '32g',
+        'nm': '368640', 'vcores': '93', 'ec': '4', 'inst': '45', 'mem': '13952m', 'over': '1408m', 'driver': '32g',
         'maxalloc': '49152', 'map': '2048', 'mapx': '-Xmx1638m', 'red': '4096', 'redx': '-Xmx3276m', 'parts': '360',
         'cap': (45, 47, 358)}),
     # the seed's shape in client mode: no driver container, so 37 executors on every node
