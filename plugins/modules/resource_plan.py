@@ -15,7 +15,7 @@ module: resource_plan
 short_description: Compute YARN, MapReduce, Spark and daemon-heap settings from hardware facts
 version_added: "0.1.0"
 description:
-  - Wraps the pure planner in C(plugins/module_utils/plan.py). Runs on the controller or any host, reads
+  - Wraps the pure planner in C(plugins/module_utils/plan.py) (and its C(plan_*.py) parts). Runs on the controller or any host, reads
     nothing and changes nothing; C(changed) is always C(false) and check mode gives the same result.
   - Every value comes with an explanation (the rule and the inputs) in RV(explain). The rules are in
     C(docs/sizing.md) of the collection.
@@ -66,15 +66,18 @@ options:
         type: dict
   profile:
     description:
-      - C(default) is this collection's rule. The others reproduce another tool's published rule for
-        comparison and benchmarks; see C(docs/sizing.md) for their sources.
+      - C(default) is this collection's rule. C(seed) reproduces seed 000's appendix (the reference
+        architecture on 3 x 192-core / 768 GB servers) as rules. The others reproduce another tool's published
+        rule. C(seed) and the others are for comparison and benchmarks; their broken invariants are warnings,
+        not errors. See C(docs/sizing.md) for their sources.
     type: str
     default: default
-    choices: [default, ambari, hdp, emr, cloudera, dataproc, stock]
+    choices: [default, seed, ambari, hdp, emr, cloudera, dataproc, stock]
   executor_cores:
     description:
-      - Cores per Spark executor. Default 5 (1 in lab mode), lowered to the NodeManager vcores when
-        they are fewer. An explicit value above the vcores is an error.
+      - Cores per Spark executor. Without it the planner prefers 5 and tries sizes down to half of that (and a
+        smaller NodeManager's vcores), keeping another size only when it keeps the cluster more than 10% busier.
+        An explicit value above the largest NodeManager's vcores is an error.
     type: int
   workload:
     description: C(sql_heavy) doubles the driver memory.
@@ -85,11 +88,16 @@ options:
     description: Expected shuffle volume in bytes; gives C(spark.sql.shuffle.partitions) at 250 MB per partition.
     type: int
   reserve_am_slot:
-    description: Leave one executor slot for the Spark ApplicationMaster.
+    description:
+      - Deprecated and ignored (a warning says so when it is C(true)). The plan now sizes the driver and the
+        client-mode ApplicationMaster and asks only for executors YARN can grant beside them (RV(capacity)).
+        Still accepted so older inventories run.
     type: bool
     default: false
   driver_deploy_mode:
-    description: C(cluster) makes the driver a YARN container, so the maximum allocation must hold it.
+    description:
+      - C(cluster) makes the driver a YARN container; C(client) leaves a small ApplicationMaster container in YARN.
+        C(spark.executor.instances) never exceeds what YARN can grant beside that first container.
     type: str
     default: cluster
     choices: [cluster, client]
@@ -104,17 +112,21 @@ options:
     elements: dict
   lab:
     description:
-      - Lab mode, for several nodes sharing one machine. C(nodes_per_machine) divides the machine's cores and
-        memory (C(machine_cores), C(machine_memory_mb) default to what the facts report); a container
-        memory limit in the facts caps the share. Values are tiny but valid; vcores may oversubscribe.
+      - Lab mode, for several nodes sharing one machine. Each node counts its share of the machine's CPUs
+        (C(machine_cores) // C(nodes_per_machine), at least 1; vcores never exceed it) and memory
+        (C(machine_memory_mb) / C(nodes_per_machine), capped by the container memory limit in the facts);
+        memory moves in 256 MB steps and daemon heaps are small. Then the default rules apply as on any small
+        cluster.
     type: dict
   overrides:
     description:
-      - Property name to value; the user wins. An unknown name, or a value that breaks an invariant,
-        is an error.
+      - Property name to value; the user wins. An unknown name, a value of the wrong type or sign (sizes,
+        counts, booleans, C(-Xmx) options), or a value that breaks an invariant, is an error.
     type: dict
   constants:
-    description: Changes to the default profile's constants (see C(DEFAULT_CONSTANTS) in the planner).
+    description:
+      - Changes to the default profile's constants (see C(DEFAULT_CONSTANTS) and C(CONSTANT_RULES), their type
+        and range, in C(plugins/module_utils/plan_inputs.py)). A value outside its range is an error.
     type: dict
 attributes:
   check_mode:
@@ -184,14 +196,14 @@ mapred_site:
   description: mapred-site.xml properties.
   returned: always
   type: dict
-  sample: {"mapreduce.map.memory.mb": "2048", "mapreduce.map.java.opts": "-Xmx2g",
-           "mapreduce.reduce.memory.mb": "4096", "mapreduce.reduce.java.opts": "-Xmx3g"}
+  sample: {"mapreduce.map.memory.mb": "2048", "mapreduce.map.java.opts": "-Xmx1638m",
+           "mapreduce.reduce.memory.mb": "4096", "mapreduce.reduce.java.opts": "-Xmx3276m"}
 spark_defaults:
   description: spark-defaults.conf properties.
   returned: always
   type: dict
-  sample: {"spark.executor.cores": "5", "spark.executor.instances": "108", "spark.executor.memory": "18g",
-           "spark.executor.memoryOverhead": "2g", "spark.driver.memory": "64g",
+  sample: {"spark.executor.cores": "5", "spark.executor.instances": "111", "spark.executor.memory": "16g",
+           "spark.executor.memoryOverhead": "2g", "spark.driver.memory": "64g", "spark.yarn.am.memory": "1g",
            "spark.sql.shuffle.partitions": "12000"}
 hadoop_env:
   description:
@@ -216,7 +228,7 @@ explain:
   description: For every value, the rule and the inputs that produced it.
   returned: always
   type: dict
-  sample: {"spark.executor.instances": "36 executors per node summed over 3 NodeManager(s) = 108"}
+  sample: {"spark.executor.cores": "Cores per executor: the default 5 unless a smaller size ... keeps the cluster more than 10% busier; 5 chosen."}
 page_size_advice:
   description:
     - Host -> seed 000's advice (64 KB pages gave about 40% faster TeraSort and 9% faster TPC-DS) and how to
@@ -224,6 +236,28 @@ page_size_advice:
   returned: always
   type: dict
   sample: {"worker1": "aarch64 with 4 KB pages: a 64 KB page kernel gave about 40% faster HiBench TeraSort ..."}
+capacity:
+  description:
+    - What YARN can grant, counted as the ResourceManager does with the DefaultResourceCalculator (memory only,
+      every request rounded up to the minimum allocation, the first container on the node where it costs the
+      most). C(cluster) is the number of executors beside the driver's container, C(client) beside the
+      client-mode ApplicationMaster's, C(mapreduce) the map containers beside a MapReduce ApplicationMaster;
+      C(executor_mb), C(driver_mb), C(am_mb) are the container sizes YARN grants.
+  returned: always
+  type: dict
+  sample: {"cluster": 116, "client": 119, "executor_mb": 18432, "driver_mb": 72704, "am_mb": 2048,
+           "mapreduce": {"am_mb": 4096, "map_mb": 2048, "maps": 1078}}
+hosts:
+  description: Per host, numbers in MB; NodeManagers also have C(nm_mb), C(vcores) and the C(executors) that fit.
+  returned: always
+  type: dict
+  sample: {"node2": {"cores": 192, "memory_mb": 786432, "nm_mb": 737280, "vcores": 186, "executors": 37,
+                     "heaps_mb": {"HDFS_DATANODE_OPTS": 3072, "YARN_NODEMANAGER_OPTS": 3072}}}
+driver_deploy_mode:
+  description: The deploy mode the plan was made for.
+  returned: always
+  type: str
+  sample: cluster
 plan_warnings:
   description:
     - The planner's C(warnings), things the user should know about the plan. Named C(plan_warnings)
@@ -236,7 +270,7 @@ plan_warnings:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.bigdata.spark.plugins.module_utils.plan import PROFILES, PlanError, plan
+from ansible_collections.bigdata.spark.plugins.module_utils.plan import DEPLOY_MODES, PROFILES, WORKLOADS, PlanError, plan
 
 
 def main():
@@ -254,10 +288,10 @@ def main():
             )),
             profile=dict(type='str', default='default', choices=list(PROFILES)),
             executor_cores=dict(type='int'),
-            workload=dict(type='str', default='default', choices=['default', 'sql_heavy']),
+            workload=dict(type='str', default='default', choices=list(WORKLOADS)),
             shuffle_data_bytes=dict(type='int'),
             reserve_am_slot=dict(type='bool', default=False),
-            driver_deploy_mode=dict(type='str', default='cluster', choices=['cluster', 'client']),
+            driver_deploy_mode=dict(type='str', default='cluster', choices=list(DEPLOY_MODES)),
             reservations=dict(type='dict'),
             other_services=dict(type='list', elements='dict'),
             lab=dict(type='dict'),

@@ -29,12 +29,29 @@ def test_seed(monkeypatch, capsys, check_mode):
     assert out['changed'] is False
     assert out['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '737280'
     assert out['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '81920'
-    assert out['spark_defaults']['spark.executor.instances'] == '108'
+    assert out['spark_defaults']['spark.executor.instances'] == '111'
     assert out['spark_defaults']['spark.driver.memory'] == '64g'
     assert out['nodemanagers']['node3']['yarn.nodemanager.resource.cpu-vcores'] == '186'
     assert out['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx12g'
+    assert out['capacity']['cluster'] == 116 and out['hosts']['node3']['executors'] == 37
     assert 'spark.executor.memory' in out['explain']
+    assert out['plan_warnings'] == []
+
+
+def test_seed_profile_and_its_warnings(monkeypatch, capsys):
+    out = run(monkeypatch, capsys, hosts=SEED_HOSTS, profile='seed', workload='sql_heavy',
+              shuffle_data_bytes=3 * 10 ** 12)
+    assert out['spark_defaults']['spark.executor.instances'] == '108'
+    assert out['mapred_site']['mapreduce.map.java.opts'] == '-Xmx2g'
+    assert out['capacity']['cluster'] == 104
     assert out['plan_warnings']  # also sent through module.warn()
+    assert any('108 > the 104 executors' in w for w in out['plan_warnings'])
+
+
+def test_reserve_am_slot_still_accepted(monkeypatch, capsys):
+    out = run(monkeypatch, capsys, hosts=SEED_HOSTS, reserve_am_slot=True)
+    assert out['changed'] is False
+    assert any(w.startswith('reserve_am_slot: deprecated') for w in out['plan_warnings'])
 
 
 def test_hosts_given_directly_and_lab(monkeypatch, capsys):
@@ -43,15 +60,18 @@ def test_hosts_given_directly_and_lab(monkeypatch, capsys):
     hosts.append({'name': 'm', 'roles': ['namenode', 'resourcemanager'], 'cores': 2, 'memory_mb': 24576})
     out = run(monkeypatch, capsys, hosts=hosts, lab={'nodes_per_machine': 3})
     assert out['nodemanagers']['w1'] == {'yarn.nodemanager.resource.memory-mb': '3840',
-                                         'yarn.nodemanager.resource.cpu-vcores': '2'}
-    assert out['spark_defaults']['spark.executor.memory'] == '640m'
+                                         'yarn.nodemanager.resource.cpu-vcores': '1'}
+    assert out['spark_defaults']['spark.executor.memory'] == '1920m'
+    assert out['capacity']['cluster'] == 2 and out['capacity']['client'] == 2
 
 
 @pytest.mark.parametrize('args, message', [
     ({'profile': 'magic'}, 'value of profile must be one of'),
     ({'executor_cores': 500}, 'executor_cores: 500 is more than the NodeManager vcores'),
     ({'overrides': {'no.such.key': 1}}, "overrides: unknown property 'no.such.key'"),
-    ({'lab': {'nodes_per_machine': 0}}, 'lab.nodes_per_machine: must be >= 1'),
+    ({'lab': {'nodes_per_machine': 0}}, 'lab.nodes_per_machine: must be from 1 to 1024'),
+    ({'overrides': {'spark.executor.memory': 'lots'}}, "overrides.spark.executor.memory: 'lots' is not valid"),
+    ({'constants': {'executor_cores': 2.5}}, 'constants.executor_cores: expected a whole number from 1 to 8192'),
 ])
 def test_errors_are_fail_json(monkeypatch, capsys, args, message):
     out = run(monkeypatch, capsys, hosts=SEED_HOSTS, **args)
