@@ -13,6 +13,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import override_errors
+
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 VERSION_RE = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
 CLUSTER_ID_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -220,6 +222,11 @@ def _overrides(settings, known, extra_patterns, errors):
                 errors.append("%s: sets '%s', which the roles write from %s. Allowed: set %s instead."
                               % (var, name, owner, owner))
         errors.extend(unknown_property_errors(var, overrides, known.get(file_key, []), extra_patterns))
+    # Values of the properties the planner computes: the same type and sign checks the planner applies.
+    for var in ("yarn_site_overrides", "mapred_site_overrides", "spark_defaults_overrides"):
+        overrides = settings.get(var)
+        if isinstance(overrides, dict):
+            errors.extend("%s: %s" % (var, problem) for problem in override_errors(overrides))
     spark = settings.get("spark_defaults_overrides")
     if isinstance(spark, dict):
         for name in sorted(spark, key=str):

@@ -44,6 +44,36 @@ def test_each_mistake_names_its_variable(settings, expected):
     assert any(expected in e for e in found), found
 
 
+@pytest.mark.parametrize("settings, expected", [
+    ({"spark_defaults_overrides": {"spark.executor.memory": "lots"}},
+     "spark_defaults_overrides: spark.executor.memory: 'lots' is not valid. Allowed: a size above 0"),
+    ({"yarn_site_overrides": {"yarn.nodemanager.resource.cpu-vcores": -4}},
+     "yarn_site_overrides: yarn.nodemanager.resource.cpu-vcores: -4 is not valid. Allowed: a whole number above 0."),
+    ({"mapred_site_overrides": {"mapreduce.map.memory.mb": "2g"}},
+     "mapred_site_overrides: mapreduce.map.memory.mb: '2g' is not valid. Allowed: a whole number of MiB above 0"),
+    ({"spark_defaults_overrides": {"spark.dynamicAllocation.enabled": "maybe"}},
+     "spark_defaults_overrides: spark.dynamicAllocation.enabled: 'maybe' is not valid. Allowed: true or false."),
+    ({"spark_defaults_overrides": {"spark.sql.shuffle.partitions": 0}},
+     "spark_defaults_overrides: spark.sql.shuffle.partitions: 0 is not valid. Allowed: a whole number from 1"),
+    ({"mapred_site_overrides": {"mapreduce.reduce.java.opts": "-Xmx0m"}},
+     "mapred_site_overrides: mapreduce.reduce.java.opts: '-Xmx0m' is not valid"),
+])
+def test_planned_property_values_are_checked(settings, expected):
+    found = V.settings_errors(settings, GOOD_CONTEXT, {"yarn-site": ["yarn.nodemanager.resource.cpu-vcores"],
+                                                       "mapred-site": ["mapreduce.map.memory.mb",
+                                                                       "mapreduce.reduce.java.opts"]})
+    assert any(e.startswith(expected) for e in found), found
+
+
+def test_good_planned_property_values_pass():
+    settings = {"spark_defaults_overrides": {"spark.executor.memory": "18g", "spark.executor.instances": 108,
+                                             "spark.dynamicAllocation.enabled": False},
+                "yarn_site_overrides": {"yarn.nodemanager.resource.cpu-vcores": "186"},
+                "mapred_site_overrides": {"mapreduce.map.java.opts": "-Xmx1638m -XX:+UseParallelGC"}}
+    known = {"yarn-site": ["yarn.nodemanager.resource.cpu-vcores"], "mapred-site": ["mapreduce.map.java.opts"]}
+    assert V.settings_errors(settings, GOOD_CONTEXT, known) == []
+
+
 def test_extra_patterns_allow_a_property():
     overrides = {"hdfs_site_overrides": {"dfs.plugin.thing": 1}}
     assert errors(overrides)
