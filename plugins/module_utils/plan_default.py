@@ -304,12 +304,12 @@ def plan_default(hosts, opts, c, warnings):
     if opts['shuffle_data_bytes']:
         by_data = -(-opts['shuffle_data_bytes'] // int(c['bytes_per_partition']))
         partitions = max(by_data, floor_parts)
-        why_parts = ('ceil(%d bytes of shuffle / %d bytes per partition) = %d, never below %s x %d executor cores = %d'
+        why_parts = ('Partitions = ceil(%d bytes of shuffle / %d bytes per partition) = %d, never below %s x %d executor cores = %d'
                      % (opts['shuffle_data_bytes'], c['bytes_per_partition'], by_data, c['partitions_per_core'],
                         total_cores, floor_parts))
     else:
         partitions = floor_parts
-        why_parts = 'no shuffle_data_bytes given: %s x %d executor cores' % (c['partitions_per_core'], total_cores)
+        why_parts = 'No shuffle_data_bytes given: %s x %d executor cores' % (c['partitions_per_core'], total_cores)
     numbers = {
         'nms': nms, 'ref': min(nms, key=lambda n: (nms[n]['nm_mb'], nms[n]['vcores'], n)),
         'min_alloc': min_alloc, 'max_alloc': max_alloc,
@@ -342,7 +342,7 @@ def plan_default(hosts, opts, c, warnings):
         'spark.executor.memoryOverhead': 'The rest of the %d MB container: %d MB (at least %d MB, Spark\'s floor).' % (
             container, overhead, c['min_overhead_mb']),
         'spark.executor.instances': (
-            '%d executors fit the NodeManagers by cores and memory (%s); YARN can grant %d beside %s, placed on the '
+            'By cores and memory, %d executors fit the NodeManagers (%s); YARN can grant %d beside %s, placed on the '
             'node where it costs the most; the plan asks for %d, so every executor asked for is granted.' % (
                 planned, ', '.join('%s %d' % (n, per_host[n]) for n in sorted(per_host)),
                 beside(sizes, container, first), first_what, instances)),
@@ -351,18 +351,18 @@ def plan_default(hosts, opts, c, warnings):
         'spark.yarn.am.memory': 'Client-mode ApplicationMaster heap: %s; its container is %d MB with %d MB of '
                                 'overhead.' % (why_am, am_container, am_over),
         'spark.sql.shuffle.partitions': why_parts + '.',
-        'spark.default.parallelism': '%s x %d executor cores (%d executors x %d cores).' % (
+        'spark.default.parallelism': 'Parallelism = %s x %d executor cores (%d executors x %d cores).' % (
             c['parallelism_per_core'], total_cores, instances, ec),
-        'spark.dynamicAllocation.enabled': 'false: the plan fixes spark.executor.instances.',
+        'spark.dynamicAllocation.enabled': 'Off (false): the plan fixes spark.executor.instances.',
         'mapreduce.map.memory.mb': ('Map container by the node memory of %s (%.0f GiB): <= 4/8/24 GiB gives '
                                     '256/512/1024 MB, more gives 2048 MB.' % (where, ref_gib)),
-        'mapreduce.reduce.memory.mb': '%s x the map container.' % c['reduce_factor'],
+        'mapreduce.reduce.memory.mb': 'Reduces get %s x the map container.' % c['reduce_factor'],
         'yarn.app.mapreduce.am.resource.mb': 'The MapReduce ApplicationMaster gets a reduce-sized container.',
-        'mapreduce.map.java.opts': ('-Xmx is %s x the %d MB container, in MB, leaving the rest for the JVM\'s '
+        'mapreduce.map.java.opts': ('The heap (-Xmx) is %s x the %d MB container, in MB, leaving the rest for the JVM\'s '
                                     'non-heap memory so the physical-memory check does not kill the task.'
                                     % (frac, map_mb)),
-        'mapreduce.reduce.java.opts': '-Xmx is %s x the %d MB container, in MB.' % (frac, reduce_mb),
-        'yarn.app.mapreduce.am.command-opts': '-Xmx is %s x the %d MB container, in MB.' % (frac, reduce_mb),
+        'mapreduce.reduce.java.opts': 'The heap (-Xmx) is %s x the %d MB container, in MB.' % (frac, reduce_mb),
+        'yarn.app.mapreduce.am.command-opts': 'The heap (-Xmx) is %s x the %d MB container, in MB.' % (frac, reduce_mb),
     }
     return numbers, explain
 

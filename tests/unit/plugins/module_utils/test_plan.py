@@ -412,3 +412,28 @@ def test_page_size_must_be_positive():
               'architecture': 'aarch64'}]
     with pytest.raises(P.PlanError, match=r'hosts\[a\].page_size'):
         P.plan(hosts)
+
+
+def test_dataproc_overhead_keeps_sparks_floor():
+    """Half of a small worker's NodeManager split as heap = container / 1.1 left 140m of overhead; Spark's floor is 384m."""
+    r = P.plan(cluster(2, 4, 8, master_on_first=False), profile='dataproc')
+    assert P.parse_size_mb(r['spark_defaults']['spark.executor.memoryOverhead']) >= 384
+    assert not [w for w in r['warnings'] if 'memoryOverhead' in w]
+
+
+@pytest.mark.parametrize('hosts, kwargs', [
+    (SEED, {'workload': 'sql_heavy'}), (LAB_HOSTS, {'lab': {'nodes_per_machine': 3}}),
+    (cluster(4, 64, 256) + [dict(name='fat', roles=WORKER, cores=4, memory_mb=512 * 1024)], {}),
+])
+def test_every_value_is_explained_in_sentences(hosts, kwargs):
+    r = P.plan(hosts, **kwargs)
+    for section in ('yarn_site', 'mapred_site', 'spark_defaults'):
+        for key in r[section]:
+            if key.endswith('cpu.vcores') or key == 'yarn.scheduler.minimum-allocation-vcores':
+                continue
+            assert r['explain'][key][0].isupper() and r['explain'][key].endswith('.'), key
+    for key in r['hadoop_env']:
+        assert 'hadoop_env.' + key in r['explain']
+    for name in r['nodemanagers']:
+        assert r['explain']['nodemanagers.%s.yarn.nodemanager.resource.memory-mb' % name].endswith('.')
+    assert r['explain']['capacity'].startswith('What YARN can grant')
