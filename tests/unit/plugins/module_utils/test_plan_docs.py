@@ -84,3 +84,11 @@ if __name__ == '__main__':
     print(table(P))
     print()
     print(side_by_side(P))
+
+
+def test_every_constant_is_documented():
+    from ansible_collections.bigdata.spark.plugins.module_utils import plan as P
+    with open(DOC) as handle:
+        text = handle.read()
+    missing = [name for name in P.DEFAULT_CONSTANTS if '`%s`' % name not in text]
+    assert missing == [], 'docs/sizing.md: document these constants: %s' % ', '.join(missing)
