@@ -77,6 +77,14 @@ def test_sizing_doc_table_is_current():
     assert current == side_by_side(P), 'docs/sizing.md default/seed table is stale; regenerate it (see this file)'
 
 
+def test_every_constant_is_documented():
+    from ansible_collections.bigdata.spark.plugins.module_utils import plan as P
+    with open(DOC) as handle:
+        text = handle.read()
+    missing = [name for name in P.DEFAULT_CONSTANTS if '`%s`' % name not in text]
+    assert missing == [], 'docs/sizing.md: document these constants: %s' % ', '.join(missing)
+
+
 if __name__ == '__main__':
     sys.path.insert(0, os.path.join(ROOT, 'tests', 'unit'))
     import conftest  # noqa: E402,F401  pylint: disable=import-error,unused-import
@@ -84,11 +92,3 @@ if __name__ == '__main__':
     print(table(P))
     print()
     print(side_by_side(P))
-
-
-def test_every_constant_is_documented():
-    from ansible_collections.bigdata.spark.plugins.module_utils import plan as P
-    with open(DOC) as handle:
-        text = handle.read()
-    missing = [name for name in P.DEFAULT_CONSTANTS if '`%s`' % name not in text]
-    assert missing == [], 'docs/sizing.md: document these constants: %s' % ', '.join(missing)
