@@ -217,7 +217,7 @@ def host_from_facts(name, roles, facts):
         memory_mb = _int(facts['memory_mb'], field + '.memory_mb', 1)
     elif facts.get('memory_gib') is not None:
         memory_mb = _int(facts['memory_gib'], field + '.memory_gib', 1, maximum=MAX_MEMORY_MB // 1024) * 1024
-    elif mem.get('installed_bytes') is not None:
+    elif mem.get('installed_bytes'):  # 0 or null: unknown, as hardware_facts reports it
         memory_mb = _int(mem['installed_bytes'], field + '.memory.installed_bytes', 1) // MIB
     elif mem.get('total_bytes') is not None:
         memory_mb = _int(mem['total_bytes'], field + '.memory.total_bytes', 1) // MIB
@@ -226,7 +226,7 @@ def host_from_facts(name, roles, facts):
     if memory_mb is None:
         raise PlanError('%s.memory.total_bytes: missing; give memory.total_bytes or memory_gib' % field)
     limit_mb = facts.get('memory_limit_mb')
-    if limit_mb is None and mem.get('cgroup_limit_bytes') is not None:
+    if limit_mb is None and mem.get('cgroup_limit_bytes'):  # null when unlimited
         limit_mb = _int(mem['cgroup_limit_bytes'], field + '.memory.cgroup_limit_bytes', 1) // MIB
     disks = facts.get('disk_count')
     if disks is None:
