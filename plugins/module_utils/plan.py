@@ -98,10 +98,12 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
     explain.setdefault(NM_VCORES, 'The smallest NodeManager (%s); per-host values are under nodemanagers.' % ref)
     explain.setdefault('spark.yarn.am.memory', 'Spark\'s default client-mode ApplicationMaster heap, 512m.')
     if opts['lab']:
-        explain['lab'] = ('Lab mode: %d nodes share one machine, so each counts its share of the CPUs (at least 1) '
-                          'and of the memory (capped by its container limit); vcores never exceed that share; '
-                          'memory moves in %d MB steps; daemon heaps are 256-512m. The rest are the rules of any '
-                          'small cluster.' % (opts['lab']['nodes_per_machine'], c['lab_memory_granularity_mb']))
+        explain['lab'] = ('Lab mode: %d nodes share one machine. Each container can use all of its CPUs and counts '
+                          'its share of the memory (capped by its container limit); the executors of all nodes '
+                          'together never exceed the machine\'s CPUs, in as few executors as possible (one JVM '
+                          'with its shuffle local was the fastest measured, docs/sizing.md); memory moves in %d MB '
+                          'steps; daemon heaps are 256-512m. The rest are the rules of any small cluster.'
+                          % (opts['lab']['nodes_per_machine'], c['lab_memory_granularity_mb']))
     result = {
         'profile': profile,
         'driver_deploy_mode': opts['driver_deploy_mode'],

@@ -13,7 +13,7 @@ __metaclass__ = type
 import math
 
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
-    PlanError, SPARK_MIN_OVERHEAD_MB, bracket, effective, fmt_size, roundup)
+    PlanError, SPARK_MIN_OVERHEAD_MB, bracket, effective, fmt_size, lab_machine_cores, roundup)
 
 # Lab mode: small fixed daemon heaps, so the daemons of three nodes fit one small machine.
 LAB_HEAPS_MB = {
@@ -86,6 +86,12 @@ def _nodemanagers(hosts, c, lab, services, global_res, warnings):
         vcores = cores - keep
         why_v = ('%d CPU(s) less ceil(%d / %d) = %d kept back for the OS and the daemons'
                  % (cores, cores, c['cores_per_kept_core'], keep))
+        if lab:
+            # Every node's daemons already share these CPUs: a core kept back per node would keep back more than
+            # the machine has. The executors of all nodes together are capped at the machine's CPUs instead.
+            vcores = cores
+            why_v = ('lab mode: the %d CPU(s) of the machine, none kept back per node (the nodes share them; the '
+                     'executors together take at most that many)' % cores)
         reserved = max(min(c['reserve_cap_gib'] * 1024.0, memory * c['reserve_fraction']),
                        memory * c['reserve_floor_fraction'])
         why_m = ('kept back max(min(%s GiB, %s x memory), %s x memory) = %d MB for the OS and the daemons'
@@ -181,8 +187,9 @@ def _am(ref_gib, largest_nm, min_alloc, c):
 
 # ---------------------------------------------------------------- executor shape
 
-def _shapes(nms, ec_choices, first, step, c):
-    """Every (score, executor cores, container, per-host count, instances) the cluster can run."""
+def _shapes(nms, ec_choices, first, step, c, total_cores=None):
+    """Every (score, executor cores, container, per-host count, instances) the cluster can run; with total_cores
+    (lab mode) the executors together take at most that many cores."""
     sizes = [nm['nm_mb'] for nm in nms.values()]
     largest = max(sizes)
     cap_mb = int(c['heap_cap_gib'] * 1024 * c['heap_divisor']) // 1024 * 1024
@@ -195,6 +202,8 @@ def _shapes(nms, ec_choices, first, step, c):
         for container in range(low, high + 1, stride):
             per_host = dict((name, min(nm['vcores'] // ec, nm['nm_mb'] // container)) for name, nm in nms.items())
             planned = sum(per_host.values())
+            if total_cores:
+                planned = min(planned, max(1, total_cores // ec))
             instances = min(planned, beside(sizes, container, first))
             if instances < 1:
                 continue
@@ -284,7 +293,14 @@ def plan_default(hosts, opts, c, warnings):
                   else 'the ApplicationMaster\'s %d MB container (client mode)' % am_container)
     # Executor shape: the one that keeps the most of the cluster busy
     ec_choices, why_ec = _executor_cores(nms, opts, c)
-    shapes = _shapes(nms, ec_choices, first, min_alloc, c)
+    machine_cores = lab_machine_cores(hosts, lab)
+    if machine_cores and opts['executor_cores'] is None:
+        # One machine's CPUs for every node's executors: as few executors as use them all (one JVM, its
+        # shuffle local, measured fastest in the lab: docs/sizing.md).
+        ec_choices = [min(machine_cores, max(nm['vcores'] for nm in nms.values()))]
+        why_ec = ('lab mode: the nodes share the machine\'s %d CPU(s), so the executors together get that many, in '
+                  'as few executors as possible (%d cores each)' % (machine_cores, ec_choices[0]))
+    shapes = _shapes(nms, ec_choices, first, min_alloc, c, total_cores=machine_cores)
     if not shapes:
         raise PlanError('hosts: the NodeManagers (largest %d MB) cannot hold %s and one executor of at least %d MB. '
                         'Allowed: more memory, fewer reservations, or more NodeManagers'

@@ -416,22 +416,30 @@ def norm_lab(lab):
 
 
 def effective(host, lab):
-    """Cores and memory a host really has: its share of the machine in lab mode, capped by a cgroup limit."""
+    """Cores and memory a host really has. In lab mode the nodes are containers on one machine: each can use
+    all of the machine's CPUs (no CPU quota; lab_executor_cores caps what the executors take together) and its
+    share of the machine's memory, capped by its container's memory limit."""
     cores = host['cores']
     memory = host['memory_mb']
     notes = []
     if lab:
         n = lab['nodes_per_machine']
-        machine_cores = lab['machine_cores'] or cores
+        cores = lab['machine_cores'] or cores
         machine_memory = lab['machine_memory_mb'] or memory
-        cores = max(1, machine_cores // n)
         memory = machine_memory // n
-        notes.append('lab mode: %d nodes share %d CPUs and %d MB, so this node counts %d CPU(s) and %d MB'
-                     % (n, machine_cores, machine_memory, cores, memory))
+        notes.append('lab mode: %d nodes share %d CPUs and %d MB; each container can use all %d CPUs, and counts '
+                     '%d MB' % (n, cores, machine_memory, cores, memory))
     if host['memory_limit_mb'] and host['memory_limit_mb'] < memory:
         memory = host['memory_limit_mb']
         notes.append('its container memory limit (%d MB) is lower, so it counts %d MB' % (memory, memory))
     return cores, memory, notes
+
+
+def lab_machine_cores(hosts, lab):
+    """The CPUs of the lab's machine, which every node's executors share (None outside lab mode)."""
+    if not lab:
+        return None
+    return lab['machine_cores'] or min(h['cores'] for h in hosts)
 
 
 # ---------------------------------------------------------------- override values

@@ -82,6 +82,28 @@ CASES = {
                                    "hadoop_controller_tarball: '/nonexistent/hadoop-3.3.6.tar.gz' does not exist"),
     "unknown-heap-key": ({"hadoop_heap_mb": {"namenod": 512}}, "hadoop_heap_mb: unknown daemon(s) namenod"),
     "wait-timeout-zero": ({"hdfs_wait_timeout": 0}, "hdfs_wait_timeout: 0. Allowed"),
+    # values the planner knows, by type and range, in the overrides of the files
+    "executor-memory-not-a-size": ({"spark_defaults_overrides": {"spark.executor.memory": "lots"}},
+                                   "spark_defaults_overrides: spark.executor.memory: 'lots' is not valid"),
+    "negative-vcores-override": ({"yarn_site_overrides": {"yarn.nodemanager.resource.cpu-vcores": -4}},
+                                 "yarn_site_overrides: yarn.nodemanager.resource.cpu-vcores: -4 is not valid"),
+    # the planner's own inputs: nonsense is refused with the planner's error, naming the field
+    "plan-constant-not-whole": ({"bigdata_plan_constants": {"executor_cores": 2.5}},
+                                "constants.executor_cores: expected a whole number from 1 to 8192, got 2.5"),
+    "plan-override-negative-partitions": ({"bigdata_plan_overrides": {"spark.sql.shuffle.partitions": -5}},
+                                          "overrides.spark.sql.shuffle.partitions: -5 is not valid"),
+    "plan-override-not-boolean": ({"bigdata_plan_overrides": {"spark.dynamicAllocation.enabled": "maybe"}},
+                                  "overrides.spark.dynamicAllocation.enabled: 'maybe' is not valid. Allowed: true or false"),
+    "plan-shuffle-bytes-absurd": ({"bigdata_plan_shuffle_data_bytes": 10 ** 30},
+                                  "shuffle_data_bytes: 1000000000000000000000000000000 bytes would need more than 2147483647"),
+    "hardware-cores-absurd": ({"bigdata_hardware": {"cpu": {"logical": 100000}, "memory": {"total_bytes": 5368709120}}},
+                              "cores: must be from 1 to 8192, got 100000"),
+    "hardware-memory-absurd": ({"bigdata_hardware": {"cpu": {"logical": 2}, "memory": {"total_bytes": 2 ** 50}}},
+                               "memory_mb: must be from 1024 to 67108864, got 1073741824"),
+    "hardware-disks-a-string": ({"bigdata_hardware": {"cpu": {"logical": 2}, "memory": {"total_bytes": 5368709120}, "disks": "sda,sdb"}},
+                                "facts.disks: expected a list of data disks"),
+    # the format guard's verdict on the name directories, before hdfs-site.xml names them
+    "name-dir-holds-other-data": ({"hdfs_name_dirs": ["/etc"]}, "hdfs_name_dirs: NameNode format refused: /etc holds"),
     # after the hardware facts: sizes against the node's memory
     "heap-above-node-memory": ({"hadoop_heap_mb": {"namenode": 900000, "datanode": 384, "resourcemanager": 512,
                                                    "nodemanager": 384, "historyserver": 256}},

@@ -146,14 +146,25 @@ def ratios(a, b):
     return {k: (tb[k] / ta[k] if ta[k] else None) for k in sorted(set(ta) & set(tb))}
 
 
-def medians_by_profile(runs):
-    """runs: list of result dicts -> {profile: {workload: median throughput}}."""
+def throughputs_by_profile(runs):
+    """runs: list of result dicts -> {profile: {workload: [throughput of each run]}}."""
     acc = {}
     for run in runs:
         prof = run["profile"]
         for w in run["workloads"]:
             acc.setdefault(prof, {}).setdefault(w["workload"], []).append(w["throughput_bytes_s"])
-    return {p: {w: statistics.median(v) for w, v in ws.items()} for p, ws in acc.items()}
+    return acc
+
+
+def medians_by_profile(runs):
+    """runs: list of result dicts -> {profile: {workload: median throughput}}."""
+    return {p: {w: statistics.median(v) for w, v in ws.items()} for p, ws in throughputs_by_profile(runs).items()}
+
+
+def ratio_spread(base, other):
+    """(lowest, highest) ratio other/base over every pair of runs: the spread a median ratio sits in."""
+    pairs = [b / a for a in base for b in other if a]
+    return (min(pairs), max(pairs)) if pairs else None
 
 
 # ---------------------------------------------------------------- I/O
@@ -390,7 +401,7 @@ def write_markdown(run_dir, result, plots):
         fh.write("\n".join(lines) + "\n")
 
 
-def bars_plot(path, title, series, names):
+def bars_plot(path, title, series, names, errors=None):
     """Grouped bars: series is [(label, {workload: MB/s})]; names the workloads in order. False without matplotlib."""
     try:
         import matplotlib
@@ -403,7 +414,13 @@ def bars_plot(path, title, series, names):
     fig, ax = plt.subplots(figsize=(max(8, len(names) * 0.9), 4))
     for i, (label, values) in enumerate(series):
         xs = [j + (i - (len(series) - 1) / 2.0) * width for j in range(len(names))]
-        ax.bar(xs, [values.get(n) or 0 for n in names], width, label=label)
+        heights = [values.get(n) or 0 for n in names]
+        yerr = None
+        if errors and label in errors:
+            lows = [max(0.0, h - errors[label].get(n, (h, h))[0]) for n, h in zip(names, heights)]
+            highs = [max(0.0, errors[label].get(n, (h, h))[1] - h) for n, h in zip(names, heights)]
+            yerr = [lows, highs]
+        ax.bar(xs, heights, width, label=label, yerr=yerr, capsize=3 if yerr else 0)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right")
     ax.set_ylabel("MB/s")
@@ -433,7 +450,10 @@ def compare(dir_a, dir_b, out=sys.stdout, png=None):
 
 
 def ab(run_dirs, out=sys.stdout, png=None):
+    """Median MB/s per profile with each profile's range (min-max over its runs), and the ratio of each profile
+    to the first with the range of that ratio over every pair of runs (the spread it must clear)."""
     runs = [load_result(d) for d in run_dirs]
+    raw = throughputs_by_profile(runs)
     med = medians_by_profile(runs)
     order = []
     for r in runs:
@@ -441,19 +461,26 @@ def ab(run_dirs, out=sys.stdout, png=None):
             order.append(r["profile"])
     base = order[0]
     names = sorted({w for p in med.values() for w in p})
-    out.write("%-16s" % "workload" + "".join("%16s" % ("%s MB/s" % p) for p in order) +
-              "".join("%14s" % ("%s/%s" % (p, base)) for p in order[1:]) + "\n")
+    out.write("%-16s" % "workload" + "".join("%28s" % ("%s MB/s (min-max)" % p) for p in order) +
+              "".join("%26s" % ("%s/%s (range)" % (p, base)) for p in order[1:]) + "\n")
+    spreads = {}
     for name in names:
-        vals = [med[p].get(name) for p in order]
-        row = "%-16s" % name + "".join("%16s" % ("%.3f" % (v / 1e6) if v is not None else "-") for v in vals)
-        for v in vals[1:]:
-            b0 = vals[0]
-            row += "%14s" % ("%.3f" % (v / b0) if v is not None and b0 else "-")
+        row = "%-16s" % name
+        for p in order:
+            vals = raw[p].get(name)
+            row += "%28s" % ("%.3f (%.3f-%.3f)" % (med[p][name] / 1e6, min(vals) / 1e6, max(vals) / 1e6) if vals else "-")
+        for p in order[1:]:
+            b0, v = med[base].get(name), med[p].get(name)
+            spread = ratio_spread(raw[base].get(name) or [], raw[p].get(name) or [])
+            spreads.setdefault(p, {})[name] = spread
+            row += "%26s" % ("%.3f (%.2f-%.2f)" % (v / b0, spread[0], spread[1]) if v is not None and b0 and spread else "-")
         out.write(row + "\n")
+    out.write("runs per profile: %s\n" % ", ".join("%s %d" % (p, sum(1 for r in runs if r["profile"] == p)) for p in order))
     if png:
-        bars_plot(png, "Median throughput per profile (%d runs)" % len(runs),
-                  [(p, {n: (med[p].get(n) or 0) / 1e6 for n in names}) for p in order], names)
-    return {"profiles": order, "medians": med}
+        bars_plot(png, "Median throughput per profile (%d runs; bars: min-max)" % len(runs),
+                  [(p, {n: (med[p].get(n) or 0) / 1e6 for n in names}) for p in order], names,
+                  errors={p: {n: (min(raw[p][n]) / 1e6, max(raw[p][n]) / 1e6) for n in raw[p]} for p in order})
+    return {"profiles": order, "medians": med, "ratio_spread": spreads}
 
 
 def main(argv):

@@ -177,7 +177,7 @@ def test_compare_prints_ratios(tmp_path):
 def test_ab_prints_medians_and_plots(tmp_path):
     runs = []
     for name, profile, secs in (("r1-default", "default", 4.0), ("r1-stock", "stock", 8.0),
-                                ("r2-stock", "stock", 8.0), ("r2-default", "default", 4.0)):
+                                ("r2-stock", "stock", 10.0), ("r2-default", "default", 5.0)):
         run = _raw_run(tmp_path, name, secs)
         meta = json.loads((run / "raw" / "meta.json").read_text())
         meta["profile"] = profile
@@ -189,8 +189,16 @@ def test_ab_prints_medians_and_plots(tmp_path):
     got = br.ab(runs, out=out, png=str(png))
     assert got["profiles"] == ["default", "stock"]
     line = [ln for ln in out.getvalue().splitlines() if ln.startswith("terasort")][0]
-    assert line.split()[-1] == "0.500"
+    # medians 4.5 s and 9 s -> stock/default 0.500; over every pair of runs the ratio spans 4/10 to 5/8
+    assert line.split()[-2:] == ["0.500", "(0.40-0.62)"]
+    assert got["ratio_spread"]["stock"]["terasort"] == pytest.approx((0.4, 0.625))
+    assert "runs per profile: default 2, stock 2" in out.getvalue()
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ratio_spread_is_every_pair():
+    assert br.ratio_spread([10.0, 20.0], [15.0, 30.0]) == (0.75, 3.0)
+    assert br.ratio_spread([], [1.0]) is None
 
 
 def test_compare_needs_result_files(tmp_path):

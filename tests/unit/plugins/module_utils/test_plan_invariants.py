@@ -97,7 +97,10 @@ def test_lab_mode_invariants(nodes, n, limit, mode):
     for host in hosts:
         if host['name'] in r['nodemanagers']:
             vcores = int(r['nodemanagers'][host['name']]['yarn.nodemanager.resource.cpu-vcores'])
-            assert vcores <= max(1, host['cores'] // n)  # never more vcores than the node's share of CPUs
+            assert vcores <= host['cores']  # never more vcores than the CPUs the container can use
+    # the executors of every node share one machine: together they never take more than its CPUs
+    s = r['spark_defaults']
+    assert int(s['spark.executor.instances']) * int(s['spark.executor.cores']) <= min(h['cores'] for h in hosts)
 
 
 @settings(max_examples=500, deadline=None)

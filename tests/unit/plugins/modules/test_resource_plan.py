@@ -60,9 +60,9 @@ def test_hosts_given_directly_and_lab(monkeypatch, capsys):
     hosts.append({'name': 'm', 'roles': ['namenode', 'resourcemanager'], 'cores': 2, 'memory_mb': 24576})
     out = run(monkeypatch, capsys, hosts=hosts, lab={'nodes_per_machine': 3})
     assert out['nodemanagers']['w1'] == {'yarn.nodemanager.resource.memory-mb': '3840',
-                                         'yarn.nodemanager.resource.cpu-vcores': '1'}
-    assert out['spark_defaults']['spark.executor.memory'] == '1920m'
-    assert out['capacity']['cluster'] == 2 and out['capacity']['client'] == 2
+                                         'yarn.nodemanager.resource.cpu-vcores': '2'}
+    assert out['spark_defaults']['spark.executor.memory'] == '3456m'
+    assert out['capacity']['cluster'] == 1 and out['capacity']['client'] == 1
 
 
 @pytest.mark.parametrize('args, message', [

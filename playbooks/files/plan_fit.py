@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""The plan's fit check: does the live ResourceManager grant what the plan promises?
+
+Usage: plan_fit.py SPEC.json   (prints one JSON object; exit 0 when every probe got what was planned)
+
+SPEC.json: {"rm": "http://master:8088", "spark_home": ..., "hadoop_home": ..., "timeout_s": 180,
+            "spark": {"deploy_mode": "cluster", "planned": 2, "conf": {"spark.executor.instances": "2", ...}},
+            "mapreduce": {"planned": 4, "conf": {"mapreduce.map.memory.mb": "512", ...}}}
+
+Each probe is a real application that holds its containers without using them: a Spark application whose
+driver sleeps (its executors are requested at start, static allocation), and a MapReduce sleep job with as
+many maps as planned. The probe polls the ResourceManager's REST API for the application's running
+containers until they reach the plan (AM or driver + the planned executors or maps) or the time is up, then
+kills the application. Granted = running containers - 1 (the ApplicationMaster).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plan_fit_probe.py")
+
+
+def rm_get(rm, path):
+    with urllib.request.urlopen(rm + path, timeout=10) as resp:  # the cluster's own ResourceManager
+        return json.loads(resp.read().decode())
+
+
+def find_app(rm, name, since_ms):
+    """The newest application with this name started after since_ms, or None."""
+    apps = (rm_get(rm, "/ws/v1/cluster/apps?startedTimeBegin=%d" % since_ms).get("apps") or {}).get("app") or []
+    apps = [a for a in apps if a.get("name") == name]
+    return max(apps, key=lambda a: a["startedTime"]) if apps else None
+
+
+def kill(rm, app_id):
+    req = urllib.request.Request(rm + "/ws/v1/cluster/apps/%s/state" % app_id, method="PUT",
+                                 data=json.dumps({"state": "KILLED"}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(req, timeout=10).read()
+    except OSError:
+        # Secure clusters refuse the anonymous PUT: the command line authenticates.
+        subprocess.run([os.path.join(SPEC["hadoop_home"], "bin", "yarn"), "application", "-kill", app_id],
+                       capture_output=True, check=False)
+
+
+def watch(rm, name, since_ms, planned, timeout_s, proc):
+    """Poll until the application holds planned + 1 containers or the time is up; return what it held."""
+    deadline = time.time() + timeout_s
+    app, best, started = None, 0, None
+    while time.time() < deadline:
+        if app is None:
+            app = find_app(rm, name, since_ms)
+        if app is not None:
+            info = rm_get(rm, "/ws/v1/cluster/apps/%s" % app["id"])["app"]
+            running = int(info.get("runningContainers") or 0)
+            best = max(best, running)
+            if info.get("state") == "RUNNING" and started is None:
+                started = time.time()
+            if running >= planned + 1 or info.get("state") in ("FINISHED", "FAILED", "KILLED"):
+                break
+        elif proc.poll() is not None:
+            break
+        time.sleep(2)
+    result = {"app_id": app and app["id"], "granted": max(0, best - 1), "planned": planned,
+              "seconds_to_grant": round(time.time() - started, 1) if started else None}
+    if app is not None:
+        info = rm_get(rm, "/ws/v1/cluster/apps/%s" % app["id"])["app"]
+        result.update(state=info.get("state"), allocated_mb=info.get("allocatedMB"),
+                      diagnostics=(info.get("diagnostics") or "")[:300])
+        kill(rm, app["id"])
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        out = proc.communicate(timeout=60)[0]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out = proc.communicate()[0]
+    if app is None:
+        result["error"] = "the application never reached the ResourceManager: " + out[-1500:]
+    return result
+
+
+def spark_probe(spec, tag):
+    s = spec["spark"]
+    name = "bigdata-plan-fit-spark-" + tag
+    argv = [os.path.join(spec["spark_home"], "bin", "spark-submit"), "--master", "yarn",
+            "--deploy-mode", s["deploy_mode"], "--name", name,
+            "--conf", "spark.yarn.submit.waitAppCompletion=false",
+            "--conf", "spark.dynamicAllocation.enabled=false"]
+    for key, value in sorted(s["conf"].items()):
+        argv += ["--conf", "%s=%s" % (key, value)]
+    argv += [PROBE, str(spec["timeout_s"] + 60)]
+    since = int(time.time() * 1000) - 5000
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return dict(watch(spec["rm"], name, since, int(s["planned"]), spec["timeout_s"], proc),
+                deploy_mode=s["deploy_mode"], conf=s["conf"])
+
+
+def mapreduce_probe(spec, tag):
+    m = spec["mapreduce"]
+    name = "bigdata-plan-fit-mr-" + tag
+    home = spec["hadoop_home"]
+    jars = os.path.join(home, "share", "hadoop", "mapreduce")
+    tests = sorted(f for f in os.listdir(jars) if re.match(r"hadoop-mapreduce-client-jobclient-.*-tests\.jar$", f))
+    if not tests:
+        return {"error": "no hadoop-mapreduce-client-jobclient tests jar (the sleep job) in %s" % jars}
+    argv = [os.path.join(home, "bin", "hadoop"), "jar", os.path.join(jars, tests[-1]), "sleep",
+            "-Dmapreduce.job.name=" + name, "-Dmapreduce.map.speculative=false"]
+    for key, value in sorted(m["conf"].items()):
+        argv.append("-D%s=%s" % (key, value))
+    argv += ["-m", str(m["planned"]), "-r", "0", "-mt", str((spec["timeout_s"] + 60) * 1000)]
+    since = int(time.time() * 1000) - 5000
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return dict(watch(spec["rm"], name, since, int(m["planned"]), spec["timeout_s"], proc), conf=m["conf"])
+
+
+SPEC = {}
+
+
+def main():
+    global SPEC
+    with open(sys.argv[1]) as fh:
+        SPEC = json.load(fh)
+    tag = str(int(time.time()))
+    report = {}
+    if SPEC.get("spark"):
+        report["spark"] = spark_probe(SPEC, tag)
+    if SPEC.get("mapreduce"):
+        report["mapreduce"] = mapreduce_probe(SPEC, tag)
+    ok = all(not r.get("error") and r["granted"] >= r["planned"] for r in report.values())
+    report["passed"] = ok
+    print(json.dumps(report, sort_keys=True))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
