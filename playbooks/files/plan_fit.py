@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -51,11 +52,28 @@ def kill(rm, app_id):
                        capture_output=True, check=False)
 
 
+def collect(proc):
+    """Read the submitter's output in the background: the lines so far, and the application id it printed."""
+    seen = {"lines": [], "app_id": None}
+
+    def read():
+        for line in proc.stdout:
+            seen["lines"].append(line)
+            found = re.search(r"application_\d+_\d+", line)
+            if found and seen["app_id"] is None:
+                seen["app_id"] = found.group(0)
+    threading.Thread(target=read, daemon=True).start()
+    return seen
+
+
 def watch(rm, name, since_ms, planned, timeout_s, proc):
     """Poll until the application holds planned + 1 containers or the time is up; return what it held."""
     deadline = time.time() + timeout_s
     app, best, started = None, 0, None
+    seen = collect(proc)
     while time.time() < deadline:
+        if app is None and seen["app_id"]:
+            app = {"id": seen["app_id"]}
         if app is None:
             app = find_app(rm, name, since_ms)
         if app is not None:
@@ -79,12 +97,14 @@ def watch(rm, name, since_ms, planned, timeout_s, proc):
     if proc.poll() is None:
         proc.terminate()
     try:
-        out = proc.communicate(timeout=60)[0]
+        proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
         proc.kill()
-        out = proc.communicate()[0]
+        proc.wait()
     if app is None:
-        result["error"] = "the application never reached the ResourceManager: " + out[-1500:]
+        result["error"] = "the application never reached the ResourceManager: " + "".join(seen["lines"])[-1500:]
+    elif result.get("state") in ("FAILED",) and result["granted"] < planned:
+        result["error"] = "the application failed: " + result.get("diagnostics", "")
     return result
 
 
