@@ -30,6 +30,7 @@ VERSION = 1
 PASSES = ('coarse', 'refine')
 MAX_REPETITIONS = 50
 MAX_RESAMPLES = 100000
+MAX_MOVES = 4  # moves of one knob in one pass (each a win over the last)
 
 
 # ---------------------------------------------------------------- statistics
@@ -185,7 +186,7 @@ def start(plan_inputs, knobs, workloads, budget_minutes, seconds_per_run, repeti
         'budget_seconds': float(budget) * 60, 'seconds_per_run': float(per_run), 'repetitions': repetitions,
         'margin': float(margin), 'seed': seed, 'resamples': resamples, 'confidence': confidence,
         'start_values': dict((k['name'], K.current_value(k['name'], base)) for k in knob_list),
-        'best': {}, 'pass': 0, 'knob_index': 0, 'queue': None, 'pending': [],
+        'best': {}, 'pass': 0, 'knob_index': 0, 'moves': 0, 'queue': None, 'pending': [],
         'block': None, 'comparisons': [], 'decisions': [], 'tried': [],
         'spent_seconds': 0.0, 'durations': [], 'next_id': 1, 'done': False, 'stop': '', 'log': [],
     }
@@ -244,7 +245,9 @@ def _fill_queue(state):
                 continue
             values.append(value)
     tried = [t[2] for t in state['tried'] if t[0] == _key(state['best']) and t[1] == name]
-    state['queue'] = [v for v in values if v not in tried]
+    # Values this knob moved away from in this pass lost to where it is now: not tried again.
+    left = [d['from'] for d in state['decisions'] if d['pass'] == PASSES[state['pass']] and d['knob'] == name]
+    state['queue'] = [v for v in values if v not in tried and v not in left]
 
 
 def _decide_knob(state):
@@ -253,7 +256,10 @@ def _decide_knob(state):
     done = [c for c in state['comparisons'] if c['pass'] == PASSES[state['pass']] and c['knob'] == knob
             and c['baseline_point'] == state['best']]
     winners = [c for c in done if c['verdict'] == 'wins']
+    if not done:
+        return False
     decision = {'pass': PASSES[state['pass']], 'knob': knob, 'baseline_point': dict(state['best']),
+                'from': K.current_value(knob, K.build(state['plan_inputs'], state['best'])),
                 'tried': [c['value'] for c in done], 'winner': None}
     if winners:
         top = max(winners, key=lambda c: (c['ratio'], c['low']))
@@ -264,7 +270,8 @@ def _decide_knob(state):
         if top['value'] == start_value and knob != 'memory_per_core_mb':
             state['best'].pop(knob)  # back to the planner's own value
     state['decisions'].append(decision)
-    state['log'].append('%s, %s: %s' % (decision['pass'], knob, 'keeps %s' % top_line(decision)))
+    state['log'].append('%s pass, %s: keeps %s' % (decision['pass'], knob, top_line(decision)))
+    return decision['winner'] is not None
 
 
 def top_line(decision):
@@ -275,6 +282,7 @@ def top_line(decision):
 
 def _advance(state):
     state['queue'] = None
+    state['moves'] = 0
     state['knob_index'] += 1
     if state['knob_index'] >= len(state['knobs']):
         state['knob_index'] = 0
@@ -308,7 +316,11 @@ def next_runs(state):
             _fill_queue(state)
         if state['queue']:
             break
-        _decide_knob(state)
+        if _decide_knob(state) and state['moves'] + 1 < MAX_MOVES:
+            # A line search: the knob that moved is tried again around its new value before the next knob.
+            state['moves'] += 1
+            state['queue'] = None
+            continue
         _advance(state)
         if state['done']:
             return state, []
@@ -456,8 +468,8 @@ def table(state):
             c['pass'], c['knob'], c['value'], K.describe(c['baseline_point']), c['runs'], ratio, interval, spread,
             c['verdict']))
     lines.append('')
-    lines.append('Margin %.2f; %s; best: %s.' % (state['margin'], state['stop'] or 'not finished',
-                                                  K.describe(state['best'])))
+    lines.append('Margin %.2f; %s; best: %s.'
+                 % (state['margin'], state['stop'] or 'not finished', K.describe(state['best'])))
     return lines
 
 

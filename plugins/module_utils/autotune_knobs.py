@@ -78,6 +78,7 @@ KNOBS = {
         'doc': 'mapreduce.reduce.shuffle.parallelcopies (Hadoop\'s default 5)',
     },
 }
+MEMORY_PER_CORE_STEP_MB = 128
 KNOB_ORDER = ('executor_cores', 'memory_per_core_mb', 'shuffle_partitions', 'adaptive', 'compression_codec',
               'map_memory_mb', 'reduce_memory_mb', 'parallel_copies')
 
@@ -201,11 +202,11 @@ def current_value(name, built):
 
 
 def _granule(name, built):
-    """Candidates of memory knobs move in steps of the minimum allocation (per core for executors)."""
+    """Candidates of memory knobs move in steps of the minimum allocation (128 MB per core for executors, whose
+    containers are then rounded up to the minimum allocation)."""
     step = int(built['plan']['yarn_site']['yarn.scheduler.minimum-allocation-mb'])
     if name == 'memory_per_core_mb':
-        ec = int(built['plan']['spark_defaults']['spark.executor.cores'])
-        return max(1, step // ec) if step >= ec else 1
+        return MEMORY_PER_CORE_STEP_MB
     if name in ('map_memory_mb', 'reduce_memory_mb'):
         return step
     return 1
