@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
 """The plan's fit check: does the live ResourceManager grant what the plan promises?
@@ -155,6 +155,9 @@ def main():
         report["spark"] = spark_probe(SPEC, tag)
     if SPEC.get("mapreduce"):
         report["mapreduce"] = mapreduce_probe(SPEC, tag)
+    if not report:
+        print(json.dumps({"passed": False, "error": "no probe asked for (spark, mapreduce)"}))
+        return 1
     ok = all(not r.get("error") and r["granted"] >= r["planned"] for r in report.values())
     report["passed"] = ok
     print(json.dumps(report, sort_keys=True))

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
 """The fit check's Spark application: it starts, holds the executors YARN grants, and sleeps.
