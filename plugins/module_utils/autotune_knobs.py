@@ -38,7 +38,7 @@ PLAN_INPUTS = ('hosts', 'profile', 'executor_cores', 'workload', 'shuffle_data_b
 KNOBS = {
     'executor_cores': {
         'how': 'option', 'scope': 'application', 'steps': 'mul', 'coarse': 2.0, 'refine': 1, 'low': 1,
-        'writes': 'bigdata_plan_executor_cores',
+        'high': P.MAX_CORES, 'writes': 'bigdata_plan_executor_cores',
         'doc': 'spark.executor.cores, through plan(executor_cores=N): the planner resizes executors around it',
     },
     'memory_per_core_mb': {
