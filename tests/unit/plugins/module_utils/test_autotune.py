@@ -230,3 +230,37 @@ def test_state_is_json():
     state, runs = A.next_runs(state)
     assert json.loads(json.dumps(state)) == state
     assert json.loads(json.dumps(runs)) == runs
+
+
+def test_functions_return_new_states_and_resume_pending_runs():
+    state = A.start(LAB, ['compression_codec'], ['t'], 60, 60, repetitions=2)
+    before = json.dumps(state, sort_keys=True)
+    after, runs = A.next_runs(state)
+    assert json.dumps(state, sort_keys=True) == before  # the caller's state is left alone
+    after = A.record(after, runs[0]['id'], {'t': 1.0})
+    again, pending = A.next_runs(after)
+    assert [r['id'] for r in pending] == [r['id'] for r in runs[1:]]  # after a restart: the runs still to do
+    assert again['log'] == after['log']
+
+
+def test_progress_and_log_say_each_step():
+    state = A.start(LAB, ['compression_codec'], ['t'], 60, 60, repetitions=2)
+    state = drive(state, lambda run: {'t': 110.0 if run['values']['compression_codec'] == 'zstd' else 100.0})
+    assert state['log'] == [
+        'coarse pass, knob 1/1 compression_codec=zstd against the plan: 4 runs of about 60 s; 60.0 of 60.0 min left',
+        'compression_codec=zstd: ratio 1.100, 95% interval 1.100-1.100, margin 1.03: wins',
+        'coarse pass, knob 1/1 compression_codec=snappy against the plan: 4 runs of about 60 s; 56.0 of 60.0 min left',
+        'compression_codec=snappy: ratio 1.000, 95% interval 1.000-1.000, margin 1.03: baseline stays',
+        'coarse pass, compression_codec: keeps compression_codec=zstd (ratio 1.100)',
+        'coarse pass, knob 1/1 compression_codec=snappy against compression_codec=zstd: 4 runs of about 60 s; '
+        '52.0 of 60.0 min left',
+        'compression_codec=snappy: ratio 0.909, 95% interval 0.909-0.909, margin 1.03: baseline stays',
+        'coarse pass, compression_codec: keeps the baseline (no candidate cleared the margin)',
+        'done: searched every knob, coarse then refine; best: compression_codec=zstd',
+    ]
+    assert A.verdict(state)['per_knob'] == [
+        {'pass': 'coarse', 'knob': 'compression_codec', 'tried': ['zstd', 'snappy'], 'winner': 'zstd',
+         'verdict': 'compression_codec=zstd (ratio 1.100)'},
+        {'pass': 'coarse', 'knob': 'compression_codec', 'tried': ['snappy'], 'winner': None,
+         'verdict': 'the baseline (no candidate cleared the margin)'},
+    ]
