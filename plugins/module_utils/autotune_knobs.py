@@ -265,13 +265,13 @@ def group_vars(plan_inputs, point, built):
         if knob['how'] == 'extra':
             props = {knob['property']: str(point[name])}
         else:
-            props = knob_overrides(name, point[name], plan_inputs, _without(plan_inputs, point, name))
+            props = knob_overrides(name, point[name], plan_inputs, _before_overrides(plan_inputs, point))
         out.setdefault(knob['writes'], {}).update(props)
     return out
 
 
-def _without(plan_inputs, point, name):
-    """The plan of point before knob name's overrides (what its overrides were computed from)."""
+def _before_overrides(plan_inputs, point):
+    """The plan of point before the knobs' overrides (what build computed them from)."""
     kwargs = dict(plan_inputs)
     if 'executor_cores' in point:
         kwargs['executor_cores'] = point['executor_cores']

@@ -143,3 +143,19 @@ def test_generated_candidates_give_sound_plans(cores, mem_gib, nodes, knob, refi
             assert str(exc).startswith('knobs.%s: candidate %r is refused by the planner: ' % (knob, value))
             continue
         assert P.check_invariants(built['plan']) == []
+
+
+def test_a_candidate_that_changes_yarn_site_is_a_cluster_run():
+    """3 x 8 cores / 32 GiB: 6-core executors need a larger maximum allocation, so site.yml must deploy them."""
+    inputs = {'hosts': [dict(name='n%d' % i, roles=WORKER + (MASTER if i == 0 else []), cores=8, memory_mb=32 * 1024)
+                        for i in range(3)]}
+    state = A.start(inputs, {'executor_cores': {'values': [6]}}, ['t'], 600, 60, repetitions=2)
+    state, runs = A.next_runs(state)
+    assert [(r['role'], r['scope'], r['cluster_vars'], r['cluster_files']) for r in runs] == [
+        ('baseline', 'application', {}, []),
+        ('candidate', 'cluster', {'bigdata_plan_executor_cores': 6}, ['yarn_site']),
+        ('candidate', 'cluster', {'bigdata_plan_executor_cores': 6}, ['yarn_site']),
+        ('baseline', 'application', {}, [])]
+    built = K.build(inputs, {'executor_cores': 6})
+    assert built['plan']['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '24576'
+    assert runs[1]['spark_conf']['spark.executor.cores'] == '6'
