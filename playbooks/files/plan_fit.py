@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plan_fit_probe.py")
@@ -31,6 +32,17 @@ PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plan_fit_probe
 def rm_get(rm, path):
     with urllib.request.urlopen(rm + path, timeout=10) as resp:  # the cluster's own ResourceManager
         return json.loads(resp.read().decode())
+
+
+def app_info(rm, app_id):
+    """The application's record, or None while the ResourceManager does not know it yet (the submitter prints
+    the id, in its staging paths, before the submission completes)."""
+    try:
+        return rm_get(rm, "/ws/v1/cluster/apps/%s" % app_id)["app"]
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return None
+        raise
 
 
 def find_app(rm, name, since_ms):
@@ -67,44 +79,50 @@ def collect(proc):
 
 
 def watch(rm, name, since_ms, planned, timeout_s, proc):
-    """Poll until the application holds planned + 1 containers or the time is up; return what it held."""
-    deadline = time.time() + timeout_s
-    app, best, started = None, 0, None
+    """Poll until the application holds planned + 1 containers or the time is up; return what it held.
+    The application is killed whatever happens: a probe left running would hold the cluster."""
+    app, info, best, started = None, None, 0, None
     seen = collect(proc)
-    while time.time() < deadline:
-        if app is None and seen["app_id"]:
-            app = {"id": seen["app_id"]}
-        if app is None:
-            app = find_app(rm, name, since_ms)
-        if app is not None:
-            info = rm_get(rm, "/ws/v1/cluster/apps/%s" % app["id"])["app"]
-            running = int(info.get("runningContainers") or 0)
-            best = max(best, running)
-            if info.get("state") == "RUNNING" and started is None:
-                started = time.time()
-            if running >= planned + 1 or info.get("state") in ("FINISHED", "FAILED", "KILLED"):
-                break
-        elif proc.poll() is not None:
-            break
-        time.sleep(2)
-    result = {"app_id": app and app["id"], "granted": max(0, best - 1), "planned": planned,
-              "seconds_to_grant": round(time.time() - started, 1) if started else None}
-    if app is not None:
-        info = rm_get(rm, "/ws/v1/cluster/apps/%s" % app["id"])["app"]
-        result.update(state=info.get("state"), allocated_mb=info.get("allocatedMB"),
-                      diagnostics=(info.get("diagnostics") or "")[:300])
-        kill(rm, app["id"])
-    if proc.poll() is None:
-        proc.terminate()
     try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    if app is None:
+        deadline = time.time() + timeout_s
+        while time.time() < deadline:
+            if app is None and seen["app_id"]:
+                app = {"id": seen["app_id"]}
+            if app is None:
+                app = find_app(rm, name, since_ms)
+            info = app_info(rm, app["id"]) if app is not None else None
+            if info is not None:
+                running = int(info.get("runningContainers") or 0)
+                best = max(best, running)
+                if info.get("state") == "RUNNING" and started is None:
+                    started = time.time()
+                if running >= planned + 1 or info.get("state") in ("FINISHED", "FAILED", "KILLED"):
+                    break
+            elif app is None and proc.poll() is not None:
+                break  # the submitter ended without an application
+            time.sleep(2)
+        info = app_info(rm, app["id"]) if app is not None else None
+    finally:
+        if app is not None:
+            kill(rm, app["id"])
+        if proc.poll() is None:
+            proc.terminate()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    # YARN may hand out a surplus container for a moment (the application releases it): granted counts up to
+    # the plan, peak_containers says what was seen.
+    result = {"app_id": app and app["id"], "granted": min(max(0, best - 1), planned), "planned": planned,
+              "peak_containers": best, "seconds_to_grant": round(time.time() - started, 1) if started else None}
+    if info is None:
         result["error"] = "the application never reached the ResourceManager: " + "".join(seen["lines"])[-1500:]
-    elif result.get("state") in ("FAILED",) and result["granted"] < planned:
-        result["error"] = "the application failed: " + result.get("diagnostics", "")
+        return result
+    result.update(state=info.get("state"), allocated_mb=info.get("allocatedMB"),
+                  diagnostics=(info.get("diagnostics") or "")[:300])
+    if info.get("state") == "FAILED" and best - 1 < planned:
+        result["error"] = "the application failed: " + result["diagnostics"]
     return result
 
 
@@ -114,7 +132,9 @@ def spark_probe(spec, tag):
     argv = [os.path.join(spec["spark_home"], "bin", "spark-submit"), "--master", "yarn",
             "--deploy-mode", s["deploy_mode"], "--name", name,
             "--conf", "spark.yarn.submit.waitAppCompletion=false",
-            "--conf", "spark.dynamicAllocation.enabled=false"]
+            "--conf", "spark.dynamicAllocation.enabled=false",
+            # killed on purpose: no event log left "in progress" for the history server to list
+            "--conf", "spark.eventLog.enabled=false"]
     for key, value in sorted(s["conf"].items()):
         argv += ["--conf", "%s=%s" % (key, value)]
     argv += [PROBE, str(spec["timeout_s"] + 60)]
@@ -164,5 +184,14 @@ def main():
     return 0 if ok else 1
 
 
+def guarded():
+    """main(), with any failure reported as JSON (the playbook reads one JSON object)."""
+    try:
+        return main()
+    except Exception as exc:  # pylint: disable=broad-except
+        print(json.dumps({"passed": False, "error": "%s: %s" % (type(exc).__name__, exc)}))
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(guarded())
