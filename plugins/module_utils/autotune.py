@@ -88,8 +88,7 @@ def bootstrap(baseline, candidate, workloads, seed=0, resamples=2000, confidence
 # ---------------------------------------------------------------- checking the inputs
 
 def _number(value, field, low, allowed):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (
-            float('inf'), float('-inf')):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or math.isinf(value):
         raise AutotuneError('%s: expected %s, got %r' % (field, allowed, value))
     if value < low:
         raise AutotuneError('%s: must be %s, got %r' % (field, allowed, value))

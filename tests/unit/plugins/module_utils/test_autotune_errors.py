@@ -90,7 +90,9 @@ def test_good_input_starts():
 
 @pytest.fixture
 def pending():
-    state = A.start(**dict(GOOD, workloads=['terasort', 'sort']))
+    inputs = dict(GOOD)
+    inputs['workloads'] = ['terasort', 'sort']
+    state = A.start(**inputs)
     state, runs = A.next_runs(state)
     return state, runs
 
