@@ -75,7 +75,8 @@ def executor_split(container_mb, c):
 
 # ---------------------------------------------------------------- NodeManagers
 
-def _nodemanagers(hosts, c, lab, services, global_res, warnings):
+def nodemanagers(hosts, c, lab, services, global_res, warnings):
+    """Each NodeManager's memory and vcores (the default's and the seed's rule), with the reasons."""
     nms = {}
     for host in hosts:
         if 'nodemanager' not in host['roles']:
@@ -265,7 +266,7 @@ def _idle_warnings(nms, ec, container, per_host, first, c, warnings):
 def plan_default(hosts, opts, c, warnings):
     """This collection's rules; see docs/sizing.md."""
     lab = opts['lab']
-    nms = _nodemanagers(hosts, c, lab, opts['other_services'], opts['reservations'], warnings)
+    nms = nodemanagers(hosts, c, lab, opts['other_services'], opts['reservations'], warnings)
     ref_name = _typical(nms)
     ref = nms[ref_name]
     ref_gib = ref['memory_mb'] / 1024.0

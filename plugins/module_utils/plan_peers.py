@@ -12,6 +12,7 @@ __metaclass__ = type
 
 import math
 
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_default import nodemanagers
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
     PlanError, bracket, effective, fmt_size, parse_xmx_mb)
 
@@ -38,6 +39,7 @@ SEED_CONSTANTS = {
     'reduce_factor': 2,
     'mr_heap_fraction': 0.8,
     'lab_memory_granularity_mb': 256,
+    'lab_nodemanager_min_mb': 2560,
 }
 
 
@@ -54,54 +56,6 @@ def mr_xmx(container_mb, fraction):
 
 
 # ---------------------------------------------------------------- the seed profile
-
-def _seed_nodemanagers(hosts, c, lab, services, global_res, warnings):
-    nms = {}
-    for host in hosts:
-        if 'nodemanager' not in host['roles']:
-            continue
-        name = host['name']
-        cores, memory, notes = effective(host, lab)
-        keep = max(1, int(math.ceil(cores / float(c['cores_per_kept_core']))))
-        vcores = cores - keep
-        why_v = '%d CPUs minus ceil(%d / %d) = %d kept back' % (cores, cores, c['cores_per_kept_core'], keep)
-        reserved = max(min(c['reserve_cap_gib'] * 1024.0, memory * c['reserve_fraction']),
-                       memory * c['reserve_floor_fraction'])
-        why_m = ('reserved max(min(%s GiB, %s x memory), %s x memory) = %d MB'
-                 % (c['reserve_cap_gib'], c['reserve_fraction'], c['reserve_floor_fraction'], reserved))
-        res = host['reservations'] or global_res or {}
-        if res.get('memory_mb') is not None:
-            reserved = res['memory_mb']
-            why_m = 'reserved %d MB (given in reservations)' % reserved
-        if res.get('vcores') is not None:
-            vcores = cores - res['vcores']
-            why_v = '%d CPUs minus %d reserved (given in reservations)' % (cores, res['vcores'])
-        for svc in services:
-            if svc['hosts'] is None or name in svc['hosts']:
-                reserved += svc['memory_mb']
-                vcores -= svc['vcores']
-                why_m += ', plus %d MB for %s' % (svc['memory_mb'], svc['name'])
-                why_v += ', minus %d for %s' % (svc['vcores'], svc['name'])
-        grain = int(c['lab_memory_granularity_mb']) if lab else 1024
-        if vcores < 1:
-            warnings.append('%s: %d CPU(s) leave no core for the OS and daemons; the NodeManager gets 1 vcore anyway'
-                            % (name, cores))
-            vcores = 1
-            why_v += '; raised to 1 so the node can run a container'
-        nm_mb = int((memory - reserved) // grain) * grain
-        if nm_mb < 1024:
-            raise PlanError('hosts[%s].memory_mb: %d MB leaves %d MB for YARN after %d MB reserved; memory too small '
-                            'for one executor: at least 1024 MB of NodeManager memory is needed'
-                            % (name, memory, max(nm_mb, 0), reserved))
-        nms[name] = {'cores': cores, 'memory_mb': memory, 'nm_mb': nm_mb, 'vcores': vcores,
-                     'reserved_mb': int(reserved),
-                     'why_memory': '; '.join(notes + ['%d MB memory, %s; %s left, in %s' % (
-                         memory, why_m, nm_mb, 'whole GiB' if grain == 1024 else '%d MB steps' % grain)]),
-                     'why_vcores': why_v}
-    if not nms:
-        raise PlanError('hosts: no host has the nodemanager role; give at least one host roles: [nodemanager, ...]')
-    return nms
-
 
 def _ref(nms):
     name = min(nms, key=lambda n: (nms[n]['nm_mb'], nms[n]['vcores'], n))
@@ -129,7 +83,8 @@ def plan_seed(hosts, opts, _constants, warnings):
     """Seed 000's appendix as rules: what the seed did, including where it is unsafe (warned)."""
     c = SEED_CONSTANTS
     lab = opts['lab']
-    nms = _seed_nodemanagers(hosts, c, lab, opts['other_services'], opts['reservations'], warnings)
+    # The seed sizes NodeManagers with the same rule as the default (its numbers: 186 vcores, 737280 MB).
+    nms = nodemanagers(hosts, c, lab, opts['other_services'], opts['reservations'], warnings)
     ref_name, ref = _ref(nms)
     explain = {}
     # executor cores

@@ -65,8 +65,7 @@ def test_seed_hadoop_env_and_explain():
             if key.endswith('cpu.vcores') or key == 'yarn.scheduler.minimum-allocation-vcores':
                 continue
             assert key in r['explain'], key
-    assert '186' in r['explain']['nodemanagers.node1.yarn.nodemanager.resource.cpu-vcores'] or \
-        '192 CPUs' in r['explain']['nodemanagers.node1.yarn.nodemanager.resource.cpu-vcores']
+    assert '192 CPU(s) less ceil(192 / 32) = 6 kept back' in r['explain']['nodemanagers.node1.yarn.nodemanager.resource.cpu-vcores']
     assert '12000' in r['explain']['spark.sql.shuffle.partitions']
     assert any(w.startswith('mapreduce.map.java.opts: -Xmx2g equals') for w in r['warnings'])
 
