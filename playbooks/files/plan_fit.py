@@ -16,6 +16,7 @@ containers until they reach the plan (AM or driver + the planned executors or ma
 kills the application. Granted = running containers - 1 (the ApplicationMaster).
 """
 
+import getpass
 import json
 import os
 import re
@@ -159,7 +160,20 @@ def mapreduce_probe(spec, tag):
     argv += ["-m", str(m["planned"]), "-r", "0", "-mt", str((spec["timeout_s"] + 60) * 1000)]
     since = int(time.time() * 1000) - 5000
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return dict(watch(spec["rm"], name, since, int(m["planned"]), spec["timeout_s"], proc), conf=m["conf"])
+    result = watch(spec["rm"], name, since, int(m["planned"]), spec["timeout_s"], proc)
+    if result.get("app_id"):
+        remove_staging(home, result["app_id"])
+    return dict(result, conf=m["conf"])
+
+
+def remove_staging(home, app_id):
+    """A MapReduce job killed from outside leaves its staging files (job.jar, job.split: 10 replicas asked for,
+    mapreduce.client.submit.file.replication) behind as under-replicated blocks on a small cluster: remove them."""
+    hdfs = os.path.join(home, "bin", "hdfs")
+    root = subprocess.run([hdfs, "getconf", "-confKey", "yarn.app.mapreduce.am.staging-dir"], capture_output=True,
+                          text=True, check=False).stdout.strip() or "/tmp/hadoop-yarn/staging"
+    path = "%s/%s/.staging/%s" % (root, getpass.getuser(), app_id.replace("application_", "job_", 1))
+    subprocess.run([hdfs, "dfs", "-rm", "-r", "-f", "-skipTrash", path], capture_output=True, check=False)
 
 
 SPEC = {}
