@@ -423,3 +423,111 @@ def plan_live(state, wanted):
                 entries.append(_entry(item + ' (live)', APPLIED, 'remount ' + step['mount_point'], 'remount',
                                       path=step['mount_point']))
     return entries
+
+
+def _jinja_int(value):
+    """int() the way Jinja's int filter does it: a float string is truncated, anything else is 0."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        try:
+            return int(float(value))
+        except (TypeError, ValueError):
+            return 0
+
+
+def _status(managed, changed):
+    if not managed:
+        return SKIPPED
+    return APPLIED if changed else ALREADY
+
+
+# What boot_report needs of each part's settings.
+_BOOT_REPORT_KEYS = {
+    'sysctl': ('enabled', 'file', 'keys'),
+    'limits': ('enabled', 'file', 'nofile', 'nproc', 'wanted_nofile', 'wanted_nproc', 'users'),
+    'thp': ('enabled', 'unit', 'mode', 'defrag'),
+    'governor': ('enabled', 'unit', 'governor'),
+    'io': ('enabled', 'file'),
+}
+
+
+def boot_report(settings, state, changed):
+    """Report entries (item, status, detail) of the files the host reads at boot, in the order configure.yml writes them.
+
+    settings holds the role's variables per part (sysctl, limits, thp, governor, io), state is what os_tuning_facts
+    read, changed says per part whether its files or units changed in this run.
+    """
+    for name, value in (('settings', settings), ('state', state), ('changed', changed)):
+        if not isinstance(value, dict):
+            raise TuningError('%s %r: use a dict' % (name, value))
+    for part, keys in sorted(_BOOT_REPORT_KEYS.items()):
+        given = settings.get(part)
+        if not isinstance(given, dict):
+            raise TuningError('settings.%s %r: use a dict with %s' % (part, given, ', '.join(keys)))
+        missing = [k for k in keys if k not in given]
+        if missing:
+            raise TuningError('settings.%s lacks %s' % (part, ', '.join(missing)))
+    entries = []
+
+    sysctl = settings['sysctl']
+    entries.append({
+        'item': 'sysctl drop-in %s' % sysctl['file'],
+        'status': _status(sysctl['enabled'], changed.get('sysctl')),
+        'detail': ('os_tuning_sysctl_enabled is false' if not sysctl['enabled']
+                   else '%s keys; applied at boot by systemd-sysctl' % sysctl['keys']),
+    })
+
+    limits = settings['limits']
+    pid1 = state.get('limits_pid1') or {}
+    nofile = (pid1.get('nofile') or [None, None])[-1]
+    nproc = (pid1.get('nproc') or [None, None])[-1]
+    capped = ((nofile not in (None, '') and _jinja_int(nofile) < _jinja_int(limits['wanted_nofile']))
+              or (nproc not in (None, '') and _jinja_int(nproc) < _jinja_int(limits['wanted_nproc'])))
+    entries.append({
+        'item': 'limits drop-in %s' % limits['file'],
+        'status': _status(limits['enabled'], changed.get('limits')),
+        'detail': ('os_tuning_limits_enabled is false' if not limits['enabled']
+                   else 'nofile %s, nproc %s for %s%s' % (
+                       limits['nofile'], limits['nproc'], ', '.join(sorted(limits['users'])),
+                       (' (capped at the hard limits of PID 1, %s/%s, instead of %s/%s)'
+                        % (nofile, nproc, limits['wanted_nofile'], limits['wanted_nproc'])) if capped else '')),
+    })
+
+    thp = settings['thp']
+    entries.append({
+        'item': 'boot unit %s' % thp['unit'],
+        'status': _status(thp['enabled'], changed.get('thp')),
+        'detail': ('os_tuning_thp_enabled is false' if not thp['enabled']
+                   else 'enabled=%s, defrag=%s at every boot%s' % (
+                       thp['mode'], thp['defrag'],
+                       '' if state.get('sys_writable') else ' (the unit skips itself while /sys is read-only)')),
+    })
+
+    governor = settings['governor']
+    cpufreq = bool((state.get('cpufreq') or {}).get('present'))
+    entries.append({
+        'item': 'boot unit %s' % governor['unit'],
+        'status': _status(governor['enabled'] and cpufreq, changed.get('governor')),
+        'detail': ('os_tuning_governor_enabled is false' if not governor['enabled']
+                   else 'no cpufreq on this host (container, VM, or frequency set by the firmware); no unit installed'
+                   if not cpufreq else '%s at every boot' % governor['governor']),
+    })
+
+    io = settings['io']
+    disks = sorted(state.get('disks') or {})
+    if not io['enabled']:
+        detail = 'os_tuning_io_enabled is false'
+    elif not disks:
+        detail = 'no data directory is on a block device and os_tuning_io_disks is empty'
+    elif not state.get('udev_rules_dir'):
+        detail = 'udev is not installed here (no /etc/udev/rules.d); disks %s' % ', '.join(disks)
+    else:
+        detail = 'disks %s%s' % (', '.join(disks), '' if state.get('udev_running')
+                                 else ' (udev does not run now; the rule applies when it does)')
+    entries.append({
+        'item': 'udev rule %s' % io['file'],
+        'status': _status(io['enabled'] and disks and state.get('udev_rules_dir'), changed.get('io')),
+        'detail': detail,
+    })
+    return entries
