@@ -100,6 +100,13 @@ def parse_checknative(text):
     return result
 
 
+def checknative_error(table, stderr):
+    """Why `hadoop checknative` gave no answer about libhadoop: its standard error; '' when the table has a hadoop row."""
+    if 'hadoop' in table:
+        return ''
+    return (stderr or '').rstrip('\r\n')
+
+
 def codec_report(checknative, jni):
     """Which compression codecs work, and how: {codec: {'available': bool, 'how': str}}.
 

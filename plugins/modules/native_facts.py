@@ -79,6 +79,11 @@ hadoop_native:
     checknative_rc:
       description: Exit code of C(hadoop checknative) (1 whenever libhadoop is missing); null when not run.
       type: int
+    checknative_error:
+      description: When C(hadoop checknative) ran but its table has no C(hadoop) row (it failed to start), its
+        standard error; empty otherwise.
+      type: str
+      sample: "ERROR: JAVA_HOME is not set and could not be found."
     jni:
       description: Per JNI library (leveldbjni, snappy, lz4) the jar, whether it has this CPU's library, the
         architectures it carries and a sentence.
@@ -100,7 +105,7 @@ import zipfile
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.bigdata.spark.plugins.module_utils.native import (
-    JAR_PATTERNS, NativeError, codec_report, jni_status, normalise_arch, parse_checknative)
+    JAR_PATTERNS, NativeError, checknative_error, codec_report, jni_status, normalise_arch, parse_checknative)
 
 
 def find_jars(hadoop_home, pattern):
@@ -142,12 +147,13 @@ def gather(hadoop_home, architecture, run_checknative=None):
             if not status['available']:
                 break
         jni[library] = status
-    checknative, rc = {}, None
+    checknative, rc, error = {}, None, ''
     if run_checknative is not None:
-        rc, text = run_checknative()
-        checknative = parse_checknative(text)
-    return {'architecture': arch, 'checknative': checknative, 'checknative_rc': rc, 'jni': jni,
-            'codecs': codec_report(checknative, jni)}
+        rc, out, err = run_checknative()
+        checknative = parse_checknative(out + '\n' + err)
+        error = checknative_error(checknative, err)
+    return {'architecture': arch, 'checknative': checknative, 'checknative_rc': rc, 'checknative_error': error,
+            'jni': jni, 'codecs': codec_report(checknative, jni)}
 
 
 def main():
@@ -167,8 +173,7 @@ def main():
     def run_checknative():
         env = dict(os.environ)
         env.update(dict((str(k), str(v)) for k, v in module.params['environment'].items()))
-        rc, out, err = module.run_command([os.path.join(home, 'bin', 'hadoop'), 'checknative'], environ_update=env)
-        return rc, out + '\n' + err
+        return module.run_command([os.path.join(home, 'bin', 'hadoop'), 'checknative'], environ_update=env)
 
     try:
         facts = gather(home, module.params['architecture'], run_checknative if module.params['checknative'] else None)

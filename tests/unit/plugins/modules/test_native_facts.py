@@ -1,8 +1,11 @@
 """native_facts against a fake Hadoop release holding real zip jars."""
 
 import os
+import re
 import struct
 import zipfile
+
+import pytest
 
 from ansible_collections.bigdata.spark.plugins.modules import native_facts as M
 
@@ -60,12 +63,13 @@ def test_every_copy_must_carry_the_library(tmp_path):
 def test_missing_jar_and_checknative(tmp_path):
     home = str(tmp_path)
     os.makedirs(os.path.join(home, 'share/hadoop/common'))
-    facts = M.gather(home, 'x86_64', lambda: (1, 'hadoop:  false\nzstd  :  false\n'))
+    facts = M.gather(home, 'x86_64', lambda: (1, 'hadoop:  false\nzstd  :  false\n', ''))
     assert facts['jni']['leveldbjni']['available'] is False
     assert 'no jar matching' in facts['jni']['leveldbjni']['detail']
     assert facts['checknative_rc'] == 1
     assert facts['checknative']['hadoop'] == {'available': False, 'detail': ''}
     assert facts['codecs']['zstd']['available'] is False
+    assert facts['checknative_error'] == ''
 
 
 def test_unreadable_jar(tmp_path):
@@ -76,3 +80,53 @@ def test_unreadable_jar(tmp_path):
         f.write(b'not a zip')
     lev = M.gather(home, 'x86_64')['jni']['leveldbjni']
     assert lev['available'] is False and 'cannot read' in lev['detail']
+
+
+# What `hadoop checknative` prints (Hadoop 3.3.6) with and without libhadoop, and when it cannot start.
+WITH_LIBHADOOP = (0, """Native library checking:
+hadoop:  true /opt/hadoop/hadoop-3.3.6/lib/native/libhadoop.so.1.0.0
+zlib:    true /lib/x86_64-linux-gnu/libz.so.1
+zstd  :  true /lib/x86_64-linux-gnu/libzstd.so.1
+bzip2:   true /lib/x86_64-linux-gnu/libbz2.so.1
+openssl: false EVP_CIPHER_CTX_block_size
+ISA-L:   false libhadoop was built without ISA-L support
+PMDK:    false The native code was built without PMDK support.
+""", "2024-05-01 10:00:00,000 INFO bzip2.Bzip2Factory: Successfully loaded & initialized native-bzip2 library system-native\n")
+WITHOUT_LIBHADOOP = (1, """Native library checking:
+hadoop:  false
+zlib:    false
+zstd  :  false
+bzip2:   false
+openssl: false
+ISA-L:   false
+PMDK:    false
+""", ("2024-05-01 10:00:00,000 WARN util.NativeCodeLoader: Unable to load native-hadoop library for your platform... "
+      "using builtin-java classes where applicable\n"))
+NO_JAVA = (1, "", "ERROR: JAVA_HOME is not set and could not be found.\n")
+
+
+@pytest.mark.parametrize("run, available, error", [
+    (WITH_LIBHADOOP, True, ""),
+    (WITHOUT_LIBHADOOP, False, ""),
+    (NO_JAVA, None, "ERROR: JAVA_HOME is not set and could not be found."),
+])
+def test_checknative_outputs(tmp_path, run, available, error):
+    home = str(tmp_path)
+    os.makedirs(os.path.join(home, 'share/hadoop/common'))
+    facts = M.gather(home, 'x86_64', lambda: run)
+    assert facts['checknative_rc'] == run[0]
+    assert facts['checknative'].get('hadoop', {}).get('available') is available
+    assert facts['checknative_error'] == error
+    # roles/hdfs decides short-circuit reads from this row, as its regex over stdout used to.
+    assert bool(facts['checknative'].get('hadoop', {}).get('available')) == bool(
+        re.search(r'(?m)^\s*hadoop:\s+true', run[1]))
+    if available:
+        assert facts['checknative']['isa-l'] == {'available': False, 'detail': 'libhadoop was built without ISA-L support'}
+        assert facts['codecs']['zstd'] == {'available': True, 'how': 'libhadoop + libzstd'}
+
+
+def test_checknative_not_run_has_no_error(tmp_path):
+    home = str(tmp_path)
+    os.makedirs(os.path.join(home, 'share/hadoop/common'))
+    facts = M.gather(home, 'x86_64')
+    assert facts['checknative_error'] == '' and facts['checknative_rc'] is None
