@@ -9,10 +9,13 @@ cd "$top"
 ansible-galaxy collection build --force --output-path "$work" .
 tarball=$(find "$work" -maxdepth 1 -name 'bigdata-spark-*.tar.gz' | head -1)
 echo "built $(basename "$tarball") ($(du -h "$tarball" | cut -f1))"
-# The tarball must not carry the lab's build products or the venv.
-if tar -tzf "$tarball" | grep -E '^(\.venv|\.cache|artifacts|lab/build)/' ; then
+# The tarball must not carry the venv, caches, the lab or raw benchmark data (galaxy.yml's build_ignore).
+listing=$(tar -tzf "$tarball")
+if echo "$listing" | grep -E '^(\.venv|\.cache|\.hypothesis|\.pytest_cache|artifacts|lab|tests/output)/|/__pycache__/|(^|/)raw/|(^|/)result\.json$|\.jsonl$' ; then
   echo "collection-install: the tarball holds files it must not" >&2; exit 1
 fi
+# ... but keeps the example run's report (the Markdown and plots stay, only the raw data goes).
+grep -qx 'docs/benchmark-example/report.md' <<<"$listing" || { echo "collection-install: docs/benchmark-example/report.md is missing" >&2; exit 1; }
 
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q "ansible-core>=2.19,<2.20" "ansible>=12,<13" jmespath
