@@ -51,7 +51,10 @@ layer_molecule() {
   lab/build-image.sh || return 1
   for s in ${MOLECULE_SCENARIOS:-single lab}; do
     [ -f "extensions/molecule/$s/molecule.yml" ] || { echo "molecule: no scenario '$s'" >&2; return 2; }
-    (molecule test -s "$s" >"$logdir/molecule-$s.log" 2>&1) &
+    # Every line time-stamped (bash's printf, no fork per line; Python unbuffered so the stamp is the line's
+    # time) for tools/step_times.py below.
+    (PYTHONUNBUFFERED=1 molecule test -s "$s" 2>&1 | while IFS= read -r line; do printf '%(%T)T %s\n' -1 "$line"; done >"$logdir/molecule-$s.log"
+     exit "${PIPESTATUS[0]}") &
     pids+=($!) names+=("$s")
     # The scenarios find this checkout as bigdata.spark through .cache/collections (their prerun is off);
     # a short gap only keeps their creates from starting podman at the same instant.
@@ -60,7 +63,9 @@ layer_molecule() {
   for i in "${!pids[@]}"; do
     if wait "${pids[$i]}"; then
       echo "molecule scenario ${names[$i]}: passed"
+      python3 tools/step_times.py "$logdir/molecule-${names[$i]}.log"
     else
+      python3 tools/step_times.py "$logdir/molecule-${names[$i]}.log"
       rc=1
       echo "molecule scenario ${names[$i]}: FAILED; the end of $logdir/molecule-${names[$i]}.log:"
       tail -40 "$logdir/molecule-${names[$i]}.log"
