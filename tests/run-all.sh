@@ -17,7 +17,9 @@ layer_lint() {
   git ls-files | while read -r f; do
     case $f in *.sh) echo "$f" ;; *) head -c 64 "$f" 2>/dev/null | grep -qE '^#!.*(ba)?sh' && echo "$f" ;; esac
   done | xargs shellcheck -e SC1090,SC1091,SC2028 &&
-    yamllint -s . && ansible-lint --profile production --offline
+    yamllint -s . && ansible-lint --profile production --offline &&
+    # pep8 with ansible-test's settings (its sanity layer runs the same check, 50 s later).
+    git ls-files '*.py' | xargs pycodestyle --max-line-length 160 --ignore E402,W503,W504,E741,E203,E701,E704
 }
 layer_unit() {
   pytest -q -p no:cacheprovider tests/unit
