@@ -1,13 +1,12 @@
 #!/bin/sh
-# Prints the Hadoop/Spark units of this host that are running and started before one of the files they
-# read last changed (their configuration files, their unit file, the `current` release links), one
-# "unit<TAB>newest changed file" a line. Reads only; used by playbooks/restart.yml.
-#   stale_daemons.sh HADOOP_CONF_DIR HADOOP_CURRENT SPARK_CONF_DIR SPARK_CURRENT UNIT...
+# Prints the units of this host that are running and started before one of the files they read last
+# changed, one "unit<TAB>newest changed file" a line. Reads only; used by playbooks/restart.yml, which
+# passes each daemon's files from the daemon table (plugins/module_utils/daemons.py):
+#   stale_daemons.sh UNIT=PATH[,PATH...] ...
+# A PATH that is a directory stands for the files in it; links count by their own time, not their target's.
 set -eu
-hconf=$1 hcur=$2 sconf=$3 scur=$4
-shift 4
 newest() {
-  # the newest mtime (seconds) among the arguments that exist; links themselves, not their targets
+  # the newest mtime (seconds) among the arguments that exist
   best=0 file=-
   for f in "$@"; do
     [ -e "$f" ] || [ -L "$f" ] || continue
@@ -16,23 +15,24 @@ newest() {
   done
   echo "$best $file"
 }
-for unit in "$@"; do
+for arg in "$@"; do
+  unit=${arg%%=*}
+  paths=${arg#*=}
+  case "$arg" in *=*) ;; *) echo "stale_daemons.sh: '$arg' is not UNIT=PATH[,PATH...]" >&2; exit 2 ;; esac
   [ "$(systemctl is-active "$unit" 2>/dev/null || true)" = active ] || continue
   started=$(systemctl show -p ActiveEnterTimestamp --timestamp=unix --value "$unit" | tr -d '@')
   [ -n "$started" ] || continue
-  # The files each daemon reads at start (a change to another file does not restart it).
-  case "$unit" in
-    hadoop-hdfs-*) conf="core-site.xml hdfs-site.xml hadoop-env.sh log4j.properties" ;;
-    hadoop-yarn-*) conf="core-site.xml hdfs-site.xml yarn-site.xml mapred-site.xml capacity-scheduler.xml hadoop-env.sh log4j.properties" ;;
-    hadoop-mapred-*) conf="core-site.xml hdfs-site.xml yarn-site.xml mapred-site.xml hadoop-env.sh log4j.properties" ;;
-    *) conf="core-site.xml hdfs-site.xml" ;;
-  esac
-  set -- "/etc/systemd/system/$unit.service" "$hcur"
-  for f in $conf; do set -- "$@" "$hconf/$f"; done
-  case "$unit" in
-    spark-*) set -- "$@" "$scur"; for f in "$sconf"/*; do set -- "$@" "$f"; done ;;
-    hadoop-yarn-nodemanager) set -- "$@" "$scur" ;;
-  esac
+  set --
+  old_ifs=$IFS
+  IFS=,
+  for p in $paths; do
+    if [ -d "$p" ] && [ ! -L "$p" ]; then
+      for f in "$p"/*; do set -- "$@" "$f"; done
+    else
+      set -- "$@" "$p"
+    fi
+  done
+  IFS=$old_ifs
   read -r changed file <<EOT
 $(newest "$@")
 EOT

@@ -1,0 +1,130 @@
+"""The daemon table and the health decisions (plugins/module_utils/daemons.py, plugins/filter/daemons.py)."""
+
+import pytest
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.bigdata.spark.plugins.filter.daemons import FilterModule, daemon_table
+from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
+
+# What /jmx?qry=Hadoop:service=NameNode,name=FSNamesystem* answered on the lab (trimmed to the keys read).
+JMX = {"beans": [
+    {"name": "Hadoop:service=NameNode,name=FSNamesystemState", "FSState": "Operational", "NumLiveDataNodes": 2,
+     "NumDecomLiveDataNodes": 0, "NumDecomDeadDataNodes": 0},
+    {"name": "Hadoop:service=NameNode,name=FSNamesystem", "MissingBlocks": 0, "CorruptBlocks": 0},
+]}
+METRICS = {"clusterMetrics": {"activeNodes": 2, "decommissionedNodes": 0, "decommissioningNodes": 0,
+                              "lostNodes": 0, "unhealthyNodes": 0}}
+
+
+def jmx(**changes):
+    beans = [dict(b) for b in JMX["beans"]]
+    for key, value in changes.items():
+        for b in beans:
+            if key in b:
+                b[key] = value
+    return {"beans": beans}
+
+
+def test_table_order_groups_and_defaults():
+    t = d.table()
+    assert [x["unit"] for x in t] == ["hadoop-hdfs-namenode", "hadoop-yarn-resourcemanager",
+                                      "hadoop-mapred-historyserver", "spark-history-server",
+                                      "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
+    assert d.units() == [x["unit"] for x in t]
+    assert [x["kind"] for x in t] == ["master"] * 4 + ["worker"] * 2
+    assert [x["group"] for x in t] == ["namenode", "resourcemanager", "jobhistory", "spark_history", "datanodes",
+                                       "nodemanagers"]
+    assert [x["port"] for x in t] == [9870, 8088, 19888, 18080, 9864, 8042]
+
+
+def test_files_each_daemon_reads():
+    t = dict((x["name"], x["files"]) for x in d.table())
+    assert t["namenode"] == ["/etc/systemd/system/hadoop-hdfs-namenode.service", "/opt/hadoop/current",
+                             "/etc/hadoop/conf/core-site.xml", "/etc/hadoop/conf/hdfs-site.xml",
+                             "/etc/hadoop/conf/hadoop-env.sh", "/etc/hadoop/conf/log4j.properties"]
+    # yarn-site.xml restarts YARN's daemons, not HDFS's
+    assert "/etc/hadoop/conf/yarn-site.xml" in t["nodemanager"]
+    assert "/etc/hadoop/conf/yarn-site.xml" not in t["datanode"]
+    assert "/etc/hadoop/conf/capacity-scheduler.xml" in t["resourcemanager"]
+    assert "/etc/hadoop/conf/capacity-scheduler.xml" not in t["jobhistory"]
+    # Spark's release: the history server and the NodeManager (the YARN shuffle service); Spark's
+    # configuration directory: the history server only
+    assert [n for n in t if "/opt/spark/current" in t[n]] == ["spark_history", "nodemanager"]
+    assert [n for n in t if "/etc/spark/conf" in t[n]] == ["spark_history"]
+
+
+def test_host_variables_move_paths_and_ports():
+    t = dict((x["name"], x) for x in d.table({"hadoop_conf_dir": "/srv/conf/", "spark_install_root": "/srv/spark",
+                                              "hdfs_namenode_http_port": "50070"}))
+    assert t["namenode"]["port"] == 50070
+    assert "/srv/conf/hdfs-site.xml" in t["namenode"]["files"]
+    assert "/srv/spark/current" in t["nodemanager"]["files"]
+
+
+@pytest.mark.parametrize("host_vars,message", [
+    ({"hadoop_conf_dir": "etc/hadoop"}, "hadoop_conf_dir: an absolute path is required"),
+    ({"spark_install_root": 5}, "spark_install_root: an absolute path is required"),
+    ({"yarn_nodemanager_webapp_port": "http"}, "yarn_nodemanager_webapp_port: a port number is required"),
+    ({"spark_history_port": 70000}, "spark_history_port: a port number is required (1-65535); got 70000"),
+])
+def test_bad_layout_or_port_is_named(host_vars, message):
+    with pytest.raises(d.DaemonError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        d.table(host_vars)
+    with pytest.raises(AnsibleFilterError, match="daemon_table: "):
+        daemon_table(host_vars)
+
+
+def test_filter_reads_only_the_table_variables():
+    class Lazy(dict):
+        """A host's variables: reading an unrelated one would fail (as an undefined template does)."""
+
+        def get(self, key, default=None):
+            assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root") or \
+                key.endswith("_port"), key
+            return dict.get(self, key, default)
+    assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[4]["port"] == 1022
+    assert daemon_table(None) == d.table()
+    with pytest.raises(AnsibleFilterError, match="a mapping"):
+        daemon_table(["namenode"])
+    assert set(FilterModule().filters()) == {"daemon_table", "hdfs_problems", "yarn_problems"}
+
+
+def test_hdfs_healthy_and_each_problem():
+    assert d.hdfs_problems(JMX, 2) == []
+    assert d.hdfs_problems(jmx(FSState="safeMode"), 2) == ["HDFS is in safeMode, not Operational"]
+    assert d.hdfs_problems(jmx(NumLiveDataNodes=1), 2) == [
+        "1 DataNode(s) live and in service, 2 expected (2 in the inventory, 0 decommissioned)"]
+    assert d.hdfs_problems(jmx(MissingBlocks=3, CorruptBlocks=1), 2) == ["3 missing block(s)", "1 corrupt block(s)"]
+
+
+def test_hdfs_decommissioned_nodes_are_not_expected():
+    # a node decommissioned and stopped: 1 live of 2 in the inventory is healthy
+    assert d.hdfs_problems(jmx(NumLiveDataNodes=1, NumDecomDeadDataNodes=1), 2) == []
+    # decommissioned but still running: it does not count as serving, and is not expected to
+    assert d.hdfs_problems(jmx(NumLiveDataNodes=2, NumDecomLiveDataNodes=1), 2) == []
+    # a new node not yet in the inventory does not hide a missing one... but more live than expected is fine
+    assert d.hdfs_problems(jmx(NumLiveDataNodes=3), 2) == []
+
+
+def test_hdfs_no_or_partial_answer():
+    assert d.hdfs_problems(None, 2) == ["the NameNode gave no JMX answer (is it up?)"]
+    assert d.hdfs_problems({"beans": [JMX["beans"][0]]}, 2) == ["the NameNode's JMX lacks MissingBlocks, CorruptBlocks"]
+    with pytest.raises(d.DaemonError, match="expected_datanodes: a count >= 0 is required; got -1"):
+        d.hdfs_problems(JMX, -1)
+    with pytest.raises(d.DaemonError, match="expected_datanodes"):
+        d.hdfs_problems(JMX, True)
+
+
+def test_yarn_healthy_problem_and_decommissioned():
+    assert d.yarn_problems(METRICS, 2) == []
+    short = {"clusterMetrics": dict(METRICS["clusterMetrics"], activeNodes=1, lostNodes=1)}
+    assert d.yarn_problems(short, 2) == [
+        "1 NodeManager(s) RUNNING, 2 expected (2 in the inventory, 0 decommissioned or decommissioning; lost 1, "
+        "unhealthy 0)"]
+    leaving = {"clusterMetrics": dict(METRICS["clusterMetrics"], activeNodes=1, decommissioningNodes=1)}
+    assert d.yarn_problems(leaving, 2) == []
+    assert d.yarn_problems({}, 2) == ["the ResourceManager gave no cluster metrics (is it up?)"]
+    assert d.yarn_problems({"clusterMetrics": {"activeNodes": 2}}, 2) == [
+        "the ResourceManager's metrics lack decommissionedNodes, decommissioningNodes"]
+    with pytest.raises(AnsibleFilterError, match="yarn_problems: expected_nodemanagers"):
+        FilterModule().filters()["yarn_problems"](METRICS, "two")
