@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 import yaml
@@ -72,7 +73,16 @@ def test_public_names_have_a_known_prefix(role):
         assert name.startswith(prefixes), name
 
 
-def test_shared_variables_have_one_default():
+def test_hadoop_variables_have_one_home():
+    """Hadoop's settings are defined once, by the hadoop role (the dependency of the roles that read them)."""
+    assert [name for name in _defaults("hadoop") if not name.startswith("hadoop_")] == []
+    for role in ROLES:
+        if role != "hadoop":
+            assert [name for name in _defaults(role) if name.startswith("hadoop_") and not name.startswith(role + "_")] == [], role
+
+
+def test_other_shared_variables_have_one_default():
+    """The spark_* and yarn_* names that several roles still declare (no spark or yarn settings role yet)."""
     seen = {}
     for role in ROLES:
         for name, value in _defaults(role).items():
@@ -83,7 +93,26 @@ def test_shared_variables_have_one_default():
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_meta_main_has_no_dependencies(role):
+def test_meta_main_depends_only_on_the_hadoop_role(role):
     meta = _load(role, "meta", "main.yml")
-    assert meta["dependencies"] == []
+    readers = {"hadoop_common", "hdfs", "yarn", "spark", "os_tuning", "preflight"}
+    assert meta["dependencies"] == ([{"role": "bigdata.spark.hadoop"}] if role in readers else [])
     assert meta["galaxy_info"]["role_name"] == role
+
+
+def test_no_role_reads_a_hadoop_variable_it_does_not_get():
+    """A role that uses a hadoop_* setting in its tasks, templates, vars or handlers without a fallback
+    (`| default(...)`) depends on the hadoop role."""
+    for role in ROLES:
+        if role == "hadoop":
+            continue
+        used = set()
+        for sub in ("tasks", "templates", "vars", "handlers"):
+            for f in ROLES_DIR.joinpath(role, sub).rglob("*"):
+                if f.is_file():
+                    # code only: no comment lines, no names in quotes (a dict key, a message)
+                    text = "\n".join(line for line in f.read_text().splitlines() if not line.lstrip().startswith("#"))
+                    used |= {n for n in _defaults("hadoop") if re.search(r"(?<!['\"])\b%s\b(?!\s*\|\s*default\()" % n, text)}
+        deps = _load(role, "meta", "main.yml")["dependencies"]
+        if used - set(_defaults(role)):
+            assert {"role": "bigdata.spark.hadoop"} in deps, (role, sorted(used))
