@@ -27,7 +27,7 @@ from ansible_collections.bigdata.spark.plugins.module_utils.plan_default import 
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_peers import (  # noqa: F401 pylint: disable=unused-import
     PEERS, SEED_CONSTANTS, plan_seed)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_render import (  # noqa: F401 pylint: disable=unused-import
-    apply_overrides, capacity, check_invariants, hosts_summary, render)
+    apply_overrides, capacity, check_invariants, heaps_mb, hosts_summary, render)
 
 _roundup = roundup  # older name, kept for callers
 
@@ -134,6 +134,7 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
             raise PlanError('overrides: the overridden plan breaks an invariant: %s' % '; '.join(new))
     result['capacity'] = capacity(result)
     result['hosts'] = hosts_summary(result, norm)
+    result['heaps_mb'] = heaps_mb(result)
     cap = result['capacity']
     explain['capacity'] = (
         'What YARN can grant, counted as the ResourceManager does (memory only, every request rounded up to the '

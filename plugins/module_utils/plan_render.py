@@ -103,6 +103,26 @@ def capacity(result):
     }
 
 
+# The roles' heap variables (hadoop_heap_mb's keys; spark_daemon_heap_mb) and the hadoop-env/spark-env keys
+# they come from.
+ROLE_HEAPS = (('namenode', 'HDFS_NAMENODE_OPTS'), ('datanode', 'HDFS_DATANODE_OPTS'),
+              ('resourcemanager', 'YARN_RESOURCEMANAGER_OPTS'), ('nodemanager', 'YARN_NODEMANAGER_OPTS'),
+              ('historyserver', 'MAPRED_HISTORYSERVER_OPTS'))
+
+
+def heaps_mb(result):
+    """The daemon heaps as numbers (MB) for the roles, read once here from the final hadoop_env and spark_env
+    (after overrides): {'hadoop': {namenode, datanode, resourcemanager, nodemanager, historyserver},
+    'spark_history': MB}. Empty when the profile sets no heaps (stock): the roles' defaults stay."""
+    env, spark_env = result['hadoop_env'], result['spark_env']
+    if not env:
+        return {}
+    out = {'hadoop': dict((name, parse_xmx_mb(env[key], key)) for name, key in ROLE_HEAPS if key in env)}
+    if 'SPARK_DAEMON_MEMORY' in spark_env:
+        out['spark_history'] = parse_size_mb(spark_env['SPARK_DAEMON_MEMORY'], 'SPARK_DAEMON_MEMORY')
+    return out
+
+
 def hosts_summary(result, hosts):
     """Per-host numbers in MB: NodeManager memory and vcores, executors that fit, daemon heaps."""
     v = _values(result)

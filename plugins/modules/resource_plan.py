@@ -214,6 +214,16 @@ hadoop_env:
   returned: always
   type: dict
   sample: {"HADOOP_HEAPSIZE_MAX": "1g", "HDFS_NAMENODE_OPTS": "-Xmx12g", "HDFS_DATANODE_OPTS": "-Xmx3g"}
+heaps_mb:
+  description:
+    - The daemon heaps as numbers in MB, for the roles' variables (so nothing parses C(-Xmx) back):
+      C(hadoop) (C(hadoop_heap_mb)'s keys C(namenode), C(datanode), C(resourcemanager), C(nodemanager),
+      C(historyserver)) and C(spark_history) (C(spark_daemon_heap_mb)), read from C(hadoop_env) and C(spark_env)
+      after the overrides. Empty for the C(stock) profile.
+  returned: always
+  type: dict
+  sample: {"hadoop": {"namenode": 12288, "datanode": 3072, "resourcemanager": 8192, "nodemanager": 3072,
+                      "historyserver": 2048}, "spark_history": 2048}
 spark_env:
   description: spark-env.sh values; C(SPARK_DAEMON_MEMORY) is the history server heap.
   returned: always

@@ -60,6 +60,9 @@ def test_seed_hadoop_env_and_explain():
         'HDFS_DATANODE_OPTS': '-Xmx3g', 'YARN_RESOURCEMANAGER_OPTS': '-Xmx6g', 'YARN_NODEMANAGER_OPTS': '-Xmx3g',
         'MAPRED_HISTORYSERVER_OPTS': '-Xmx2g'}
     assert r['spark_env'] == {'SPARK_DAEMON_MEMORY': '2g'}
+    # the same heaps as numbers for the roles (hadoop_heap_mb, spark_daemon_heap_mb)
+    assert r['heaps_mb'] == {'hadoop': {'namenode': 12288, 'datanode': 3072, 'resourcemanager': 6144,
+                                        'nodemanager': 3072, 'historyserver': 2048}, 'spark_history': 2048}
     for section in ('yarn_site', 'mapred_site', 'spark_defaults'):
         for key in r[section]:
             if key.endswith('cpu.vcores') or key == 'yarn.scheduler.minimum-allocation-vcores':
@@ -351,6 +354,14 @@ def test_overrides_win_and_are_explained():
     r = P.plan(SEED, overrides={'spark.executor.instances': 100, 'spark.sql.shuffle.partitions': '6000'})
     assert r['spark_defaults']['spark.executor.instances'] == '100'
     assert r['explain']['spark.sql.shuffle.partitions'].startswith('Overridden')
+
+
+def test_heap_numbers_follow_overrides_and_stock_has_none():
+    r = P.plan(SEED, overrides={'HDFS_NAMENODE_OPTS': '-Xmx20g', 'SPARK_DAEMON_MEMORY': '3g'})
+    assert r['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx20g'
+    assert r['heaps_mb']['hadoop']['namenode'] == 20480
+    assert r['heaps_mb']['spark_history'] == 3072
+    assert P.plan(SEED, profile='stock')['heaps_mb'] == {}
 
 
 def test_other_services_and_reservations():
