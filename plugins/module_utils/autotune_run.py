@@ -197,6 +197,6 @@ def consistent(plot):
             problems.append('%s: ratio %r outside %r-%r' % (p['label'], p['ratio'], p['low'], p['high']))
         wins = p['low'] > plot['margin']
         if wins != (p['verdict'] == 'wins'):
-            problems.append('%s: verdict %s with low %.3f and margin %.2f' % (p['label'], p['verdict'], p['low'],
-                                                                               plot['margin']))
+            problems.append('%s: verdict %s with low %.3f and margin %.2f'
+                            % (p['label'], p['verdict'], p['low'], plot['margin']))
     return problems

@@ -15,7 +15,7 @@ module: autotune
 short_description: One step of autotune's budgeted search over the planner's knobs
 version_added: "0.2.0"
 description:
-  - Wraps the pure search in C(plugins/module_utils/autotune.py): a coordinate descent over named knobs, each
+  - Wraps the pure search in C(plugins/module_utils/autotune.py), a coordinate descent over named knobs, each
     candidate built through the planner and compared with the current best in interleaved (ABBA) benchmark runs,
     kept only when the lower end of the bootstrap interval of its throughput ratio clears a margin.
   - The search's state is plain JSON that the caller keeps (the C(bigdata.spark.autotune) role writes it to a file
@@ -40,7 +40,7 @@ options:
     type: dict
   plan_inputs:
     description:
-      - The planner's arguments the cluster was deployed with, for O(step=start): C(bigdata_plan_inputs), which
+      - The planner's arguments the cluster was deployed with, for O(step=start), that is C(bigdata_plan_inputs), which
         C(playbooks/resource_plan.yml) gives M(bigdata.spark.resource_plan) and hands to every host (C(hosts),
         C(profile), C(workload), C(lab), C(overrides), ...). Null values are left out; whole numbers given as text
         become numbers.
@@ -176,10 +176,10 @@ state:
   type: dict
 runs:
   description:
-    - For O(step=next), the runs still to do: C(id), C(role) (C(baseline) or C(candidate)), C(knob), C(value),
+    - For O(step=next), the runs still to do, each with C(id), C(role) (C(baseline) or C(candidate)), C(knob), C(value),
       C(pass), C(point), C(values), C(scope), C(spark_conf) (pass as C(benchmark_spark_conf)), C(mr_conf) (pass as
       C(benchmark_mr_conf)), C(cluster_files), C(cluster_vars) (deploy with site.yml first when C(scope) is
-      C(cluster)), C(deploy_vars) (those merged into O(current_vars): the extra vars of that site.yml run),
+      C(cluster)), C(deploy_vars) (those merged into O(current_vars), the extra vars of that site.yml run),
       C(progress). Empty when the search is over.
   returned: always
   type: list
@@ -246,7 +246,7 @@ winner_vars:
   sample: {"spark_defaults_overrides": {"spark.io.compression.codec": "zstd"}}
 proposal:
   description:
-    - For O(step=report), the group_vars file to write: the winners merged into O(current_vars) (an override dict
+    - For O(step=report), the group_vars file to write, that is the winners merged into O(current_vars) (an override dict
       holds the user's other overrides too). Empty when no knob won.
   returned: when step is report
   type: dict

@@ -1,7 +1,7 @@
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
 """The autotune role's machinery, offline: playbooks/autotune.yml on a made-up 3-node inventory whose hosts are
-never contacted (hardware given by hand), with a stand-in for the benchmark role (tests/unit/roles/fake_benchmark:
+never contacted (hardware given by hand), with a stand-in for the benchmark role (tests/unit/roles/stand_in/benchmark:
 zstd 25% faster, other shuffle partitions 10% slower). The search, its files, the proposal, apply, a failed run
 and resuming; the real run is tests/lab/autotune_tiny.yml."""
 
@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
-FAKE_ROLE = pathlib.Path(__file__).resolve().parent / "fake_benchmark"
+FAKE_ROLE = pathlib.Path(__file__).resolve().parent / "stand_in" / "benchmark"
 GIB = 1024 ** 3
 RECAP = re.compile(r"^(\S+)\s+:\s+ok=\d+\s+changed=(\d+)", re.M)
 

@@ -66,8 +66,8 @@ def test_given_candidates_reach_the_core_and_its_errors():
 # ---------------------------------------------------------------- a run's result
 
 def test_measured_workloads():
-    assert R.measured_workloads(['terasort', 'testdfsio', 'tpcds']) == ['terasort', 'testdfsio_write',
-                                                                         'testdfsio_read', 'tpcds']
+    expected = ['terasort', 'testdfsio_write', 'testdfsio_read', 'tpcds']
+    assert R.measured_workloads(['terasort', 'testdfsio', 'tpcds']) == expected
 
 
 @pytest.mark.parametrize('given, expected', [
