@@ -12,10 +12,12 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+import xml.etree.ElementTree as ET
 
 from ansible_collections.bigdata.spark.plugins.module_utils import autotune as A
 from ansible_collections.bigdata.spark.plugins.module_utils import autotune_knobs as K
 from ansible_collections.bigdata.spark.plugins.module_utils.autotune_knobs import AutotuneError
+from ansible_collections.bigdata.spark.plugins.module_utils.hadoop_conf import HadoopConfError, merge_conf, to_conf_value
 
 # The variables a winner or a cluster-scope candidate is written to (autotune_knobs' `writes`).
 OVERRIDE_VARS = ('spark_defaults_overrides', 'mapred_site_overrides')
@@ -39,6 +41,54 @@ def plan_inputs(inputs):
             value = int(value)
         out[key] = value
     return out
+
+
+def read_conf(name, text):
+    """{property: value} of a deployed spark-defaults.conf (`key value` lines) or *-site.xml."""
+    if name.endswith('.xml'):
+        try:
+            root = ET.fromstring(text)
+        except ET.ParseError as exc:
+            raise AutotuneError('deployed: %s is not XML: %s' % (name, exc))
+        return dict((p.findtext('name'), (p.findtext('value') or '').strip()) for p in root.iter('property'))
+    out = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith('#'):
+            key, _sep, value = line.partition(' ')
+            out[key] = value.strip()
+    return out
+
+
+def deployed_differences(files, limit=6):
+    """Where the deployed files differ from the plan the search starts from (the roles' computed values with the
+    user's overrides): one sentence per file, values that differ first; files: [{name, host, computed, overrides,
+    text}]."""
+    out = []
+    for f in files:
+        try:
+            planned = merge_conf(f.get('computed'), f.get('overrides'))
+            planned = dict((k, to_conf_value(v, k)) for k, v in planned.items())
+        except HadoopConfError as exc:
+            raise AutotuneError('deployed: %s' % exc)
+        found = read_conf(f['name'], f['text'])
+        differ = ['%s %s (plan %s)' % (k, found[k], planned[k]) for k in sorted(planned)
+                  if k in found and found[k] != planned[k]]
+        missing = ['%s not set (plan %s)' % (k, planned[k]) for k in sorted(planned) if k not in found]
+        items = differ + missing
+        if items:
+            more = ', and %d more' % (len(items) - limit) if len(items) > limit else ''
+            out.append('%s on %s: %s%s' % (f['name'], f['host'], ', '.join(items[:limit]), more))
+    return out
+
+
+def check_deployed(files):
+    """AutotuneError when the cluster does not run the plan the search starts from."""
+    found = deployed_differences(files)
+    if found:
+        raise AutotuneError('deployed: the cluster does not run the plan this search starts from (%s); deploy it with '
+                            'playbooks/site.yml and the same bigdata_plan_* variables first, or give autotune those the '
+                            'cluster was deployed with' % '; '.join(found))
 
 
 def knob_spec(knobs, candidates):
@@ -139,7 +189,7 @@ def _fmt(value, pattern='%.1f'):
 def runs_table(runs):
     """Lines of a Markdown table of the runs (wall time, the workloads' own time, the overhead between them) and a
     line with the median overhead."""
-    lines = ['| run | role | candidate | wall s | workloads s | overhead s | deploy s | throughput (MB/s) | result |',
+    lines = ['| run | role | comparison | wall s | workloads s | overhead s | deploy s | throughput (MB/s) | result |',
              '| --- | --- | --- | --- | --- | --- | --- | --- | --- |']
     overheads = []
     for r in runs:

@@ -29,12 +29,14 @@ options:
     description:
       - C(start) checks every input and every given candidate (through the planner) and returns the first state;
         nothing has run yet. Bad input fails here with a message naming the field.
+      - C(check_deployed) fails unless the O(deployed) files hold the plan the search starts from (the runs pass
+        only what differs from it).
       - C(next) returns the runs of the current or the next candidate (RV(runs)), or none when the search is over.
       - C(record) records one run's result (O(run_id), O(result), O(seconds)).
       - C(report) returns the table, the plot data, the verdict, the winner's group_vars and the proposal.
     type: str
     required: true
-    choices: [start, next, record, report]
+    choices: [start, check_deployed, next, record, report]
   state:
     description: The state returned by the previous step; required except for O(step=start).
     type: dict
@@ -89,6 +91,13 @@ options:
     description: Seed of the bootstrap; the same data give the same interval.
     type: raw
     default: 0
+  deployed:
+    description:
+      - For O(step=check_deployed), the deployed files to compare with the plan, each with C(name)
+        (C(spark-defaults.conf) or a C(*-site.xml)), C(host), C(text) (the file's content), C(computed) (the plan's
+        values for it) and C(overrides) (the user's); a property of the plan with another value fails the step.
+    type: list
+    elements: dict
   run_id:
     description: The run recorded by O(step=record).
     type: int
@@ -278,7 +287,7 @@ from ansible_collections.bigdata.spark.plugins.module_utils import autotune_run 
 from ansible_collections.bigdata.spark.plugins.module_utils.autotune_knobs import AutotuneError
 
 NEEDS = {'start': ('plan_inputs', 'knobs', 'workloads', 'budget_minutes'), 'next': ('state',),
-         'record': ('state', 'run_id'), 'report': ('state',)}
+         'record': ('state', 'run_id'), 'report': ('state',), 'check_deployed': ('state', 'deployed')}
 
 
 def _number(value):
@@ -315,6 +324,9 @@ def step(p):
         state, runs = A.next_runs(p['state'])
         out['runs'] = [dict(run, deploy_vars=R.merged_vars(p['current_vars'], run['cluster_vars'])) for run in runs]
         out['progress'] = out['runs'][0]['progress'] if out['runs'] else ''
+    elif p['step'] == 'check_deployed':
+        state = p['state']
+        R.check_deployed(p['deployed'])
     elif p['step'] == 'record':
         state = p['state']
         measured, why = R.throughputs(p['result'], state['workloads'])
@@ -336,7 +348,7 @@ def step(p):
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            step=dict(type='str', required=True, choices=['start', 'next', 'record', 'report']),
+            step=dict(type='str', required=True, choices=['start', 'check_deployed', 'next', 'record', 'report']),
             state=dict(type='dict'),
             plan_inputs=dict(type='dict'),
             knobs=dict(type='list', elements='raw'),
@@ -349,6 +361,7 @@ def main():
             confidence=dict(type='raw', default=0.95),
             resamples=dict(type='raw', default=2000),
             seed=dict(type='raw', default=0),
+            deployed=dict(type='list', elements='dict'),
             run_id=dict(type='int'),
             result=dict(type='dict'),
             seconds=dict(type='float'),

@@ -35,6 +35,7 @@ def plot(data, path):
     fig, ax = plt.subplots(figsize=(8, max(2.5, 0.45 * len(found) + 1.2)))
     for i, (label, ratio, low, high, colour) in enumerate(found):
         ax.errorbar([ratio], [i], xerr=[[ratio - low], [high - ratio]], fmt="o", color=colour, capsize=4)
+    ax.margins(x=0.15, y=0.2)
     ax.axvline(1.0, color="#555555", linewidth=1)
     ax.axvline(data["margin"], color="#c62828", linestyle="--", linewidth=1, label="margin %.2f" % data["margin"])
     ax.set_yticks(range(len(found)))

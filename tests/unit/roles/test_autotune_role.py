@@ -134,3 +134,15 @@ def test_resume_goes_on_with_the_pending_runs(tmp_path):
     assert [r["id"] for r in json.loads((folder / "runs.json").read_text())] == [1, 2, 3, 4]
     assert json.loads((folder / "verdict.json").read_text())["best"] == {"compression_codec": "zstd"}
     assert not re.search(r"TASK \[bigdata.spark.autotune : Deploy the settings with site.yml\]\n(ok|changed)", proc.stdout)
+
+
+def test_a_cluster_on_another_plan_is_refused(tmp_path):
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "spark-defaults.conf").write_text("# deployed with another profile\nspark.executor.cores 99\n")
+    proc, folder = run(tmp_path, dict(ONE, spark_conf_dir=str(conf)))
+    assert proc.returncode != 0
+    flat = re.sub(r"\s+", " ", proc.stdout)
+    assert "autotune: deployed: the cluster does not run the plan this search starts from (spark-defaults.conf on m: " \
+           "spark.executor.cores 99 (plan " in flat, proc.stdout[-3000:]
+    assert not folder.exists() and "Run the benchmark role" not in proc.stdout

@@ -172,3 +172,43 @@ def test_consistent_finds_verdicts_that_do_not_follow():
     assert len(problems) == 2
     assert problems[0].startswith('coarse shuffle_partitions=8: verdict wins with low')
     assert 'ratio 5.0 outside' in problems[1]
+
+
+# ---------------------------------------------------------------- the cluster runs the plan
+
+CONF = '# Managed by Ansible\nspark.executor.cores 2\nspark.executor.memory 1g\nspark.sql.adaptive.enabled true\n'
+XML = ('<?xml version="1.0" encoding="UTF-8"?>\n<configuration>\n  <property>\n    <name>mapreduce.map.memory.mb</name>\n'
+       '    <value>512</value>\n  </property>\n</configuration>\n')
+
+
+def test_read_conf():
+    assert R.read_conf('spark-defaults.conf', CONF) == {'spark.executor.cores': '2', 'spark.executor.memory': '1g',
+                                                        'spark.sql.adaptive.enabled': 'true'}
+    assert R.read_conf('mapred-site.xml', XML) == {'mapreduce.map.memory.mb': '512'}
+    with pytest.raises(A.AutotuneError, match='deployed: mapred-site.xml is not XML'):
+        R.read_conf('mapred-site.xml', '<configuration>')
+
+
+def test_deployed_files_that_hold_the_plan_pass():
+    files = [{'name': 'spark-defaults.conf', 'host': 'm', 'text': CONF,
+              'computed': {'spark.executor.cores': '2', 'spark.executor.memory': '2g'},
+              'overrides': {'spark.executor.memory': '1g', 'spark.sql.adaptive.enabled': True}},
+             {'name': 'mapred-site.xml', 'host': 'm', 'text': XML, 'computed': {'mapreduce.map.memory.mb': 512},
+              'overrides': {}}]
+    assert R.deployed_differences(files) == []
+    R.check_deployed(files)
+
+
+def test_deployed_files_of_another_plan_are_named():
+    files = [{'name': 'spark-defaults.conf', 'host': 'bd-master', 'text': CONF,
+              'computed': {'spark.executor.cores': '4', 'spark.executor.memory': '1g', 'spark.executor.instances': '3'},
+              'overrides': {}}]
+    assert R.deployed_differences(files) == [
+        'spark-defaults.conf on bd-master: spark.executor.cores 2 (plan 4), spark.executor.instances not set (plan 3)']
+    with pytest.raises(A.AutotuneError) as err:
+        R.check_deployed(files)
+    assert str(err.value).startswith('deployed: the cluster does not run the plan this search starts from '
+                                     '(spark-defaults.conf on bd-master: spark.executor.cores 2 (plan 4), ')
+    assert 'deploy it with playbooks/site.yml and the same bigdata_plan_* variables first' in str(err.value)
+    many = [dict(files[0], computed=dict(('k%d' % i, 'v') for i in range(9)))]
+    assert R.deployed_differences(many)[0].endswith('k5 not set (plan v), and 3 more')

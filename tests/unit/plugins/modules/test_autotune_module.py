@@ -107,3 +107,16 @@ def test_steps_need_their_state(monkeypatch, capsys):
     state = run(monkeypatch, capsys, **START)['state']
     out = run(monkeypatch, capsys, step='record', state=state, run_id=7, result=result(1.0))
     assert out['failed'] and out['msg'] == 'autotune: run_id: 7 is not pending; call next_runs first'
+
+
+def test_check_deployed(monkeypatch, capsys):
+    state = run(monkeypatch, capsys, **START)['state']
+    good = {'name': 'spark-defaults.conf', 'host': 'm', 'text': 'spark.executor.cores 2\n',
+            'computed': {'spark.executor.cores': '2'}, 'overrides': {}}
+    out = run(monkeypatch, capsys, step='check_deployed', state=state, deployed=[good])
+    assert out['changed'] is False and out['state'] == state
+    out = run(monkeypatch, capsys, step='check_deployed', state=state, deployed=[dict(good, computed={
+        'spark.executor.cores': '1'})])
+    assert out['failed'] and out['msg'].startswith('autotune: deployed: the cluster does not run the plan this search '
+                                                   'starts from (spark-defaults.conf on m: spark.executor.cores 2 '
+                                                   '(plan 1));')
