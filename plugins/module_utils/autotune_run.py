@@ -60,6 +60,35 @@ def read_conf(name, text):
     return out
 
 
+def _is_opts(key):
+    return key.endswith(('.java.opts', '.command-opts'))
+
+
+def _same(key, found, planned):
+    """A deployed value is the planned one; JVM options may carry more after it (on Java 17 the yarn role appends
+    hadoop_java17_add_opens to the tasks' and the AM's options)."""
+    return found == planned or (_is_opts(key) and found.startswith(planned + ' '))
+
+
+def opts_suffixes(files):
+    """{key: what the deployed JVM options carry after the planned ones}: a run's -D of those options must carry
+    it too (the --add-opens a Java 17 task needs)."""
+    out = {}
+    for f in files:
+        planned = merge_conf(f.get('computed'), f.get('overrides'))
+        found = read_conf(f['name'], f['text'])
+        for key, value in planned.items():
+            value = to_conf_value(value, key)
+            if _is_opts(key) and key in found and found[key].startswith(value + ' '):
+                out[key] = found[key][len(value):].strip()
+    return out
+
+
+def with_suffixes(conf, suffixes):
+    """A run's MapReduce -D settings with the deployed suffix of each JVM option they set."""
+    return dict((k, ('%s %s' % (v, suffixes[k])) if k in (suffixes or {}) else v) for k, v in conf.items())
+
+
 def deployed_differences(files, limit=6):
     """Where the deployed files differ from the plan the search starts from (the roles' computed values with the
     user's overrides): one sentence per file, values that differ first; files: [{name, host, computed, overrides,
@@ -73,7 +102,7 @@ def deployed_differences(files, limit=6):
             raise AutotuneError('deployed: %s' % exc)
         found = read_conf(f['name'], f['text'])
         differ = ['%s %s (plan %s)' % (k, found[k], planned[k]) for k in sorted(planned)
-                  if k in found and found[k] != planned[k]]
+                  if k in found and not _same(k, found[k], planned[k])]
         missing = ['%s not set (plan %s)' % (k, planned[k]) for k in sorted(planned) if k not in found]
         items = differ + missing
         if items:

@@ -98,6 +98,17 @@ options:
         values for it) and C(overrides) (the user's); a property of the plan with another value fails the step.
     type: list
     elements: dict
+  compare:
+    description:
+      - For O(step=check_deployed), whether to fail on a difference (a resumed search may have left a candidate
+        deployed); the JVM options' suffixes (RV(opts_suffixes)) are returned either way.
+    type: bool
+    default: true
+  opts_suffixes:
+    description:
+      - For O(step=next), RV(opts_suffixes) of O(step=check_deployed); each run's C(mr_conf) JVM options get them.
+    type: dict
+    default: {}
   run_id:
     description: The run recorded by O(step=record).
     type: int
@@ -187,7 +198,7 @@ runs:
   description:
     - For O(step=next), the runs still to do, each with C(id), C(role) (C(baseline) or C(candidate)), C(knob), C(value),
       C(pass), C(point), C(values), C(scope), C(spark_conf) (pass as C(benchmark_spark_conf)), C(mr_conf) (pass as
-      C(benchmark_mr_conf)), C(cluster_files), C(cluster_vars) (deploy with site.yml first when C(scope) is
+      C(benchmark_mr_conf); JVM options with O(opts_suffixes)), C(cluster_files), C(cluster_vars) (deploy with site.yml first when C(scope) is
       C(cluster)), C(deploy_vars) (those merged into O(current_vars), the extra vars of that site.yml run),
       C(progress). Empty when the search is over.
   returned: always
@@ -221,6 +232,14 @@ why:
   description: For O(step=record), why a run counts as failed; empty otherwise.
   returned: always
   type: str
+opts_suffixes:
+  description:
+    - For O(step=check_deployed), what the deployed JVM options (C(mapreduce.map.java.opts), ...) carry after the
+      planned ones, such as the C(--add-opens) the yarn role adds on Java 17; a run that sets those options as C(-D)
+      carries them too.
+  returned: always
+  type: dict
+  sample: {"mapreduce.map.java.opts": "--add-opens=java.base/java.lang=ALL-UNNAMED"}
 workload_seconds:
   description: For O(step=record), the seconds the run's workloads took by their own timers (0 without a result).
   returned: always
@@ -314,7 +333,7 @@ def step(p):
     missing = [name for name in NEEDS[p['step']] if p.get(name) is None]
     if missing:
         raise AutotuneError('%s: step %s needs it' % (', '.join(missing), p['step']))
-    out = {'runs': [], 'progress': '', 'measured': None, 'why': '', 'workload_seconds': 0.0}
+    out = {'runs': [], 'progress': '', 'measured': None, 'why': '', 'workload_seconds': 0.0, 'opts_suffixes': {}}
     if p['step'] == 'start':
         knobs = R.knob_spec(p['knobs'], p['candidates'])
         state = A.start(R.plan_inputs(p['plan_inputs']), knobs, R.measured_workloads(p['workloads']),
@@ -322,11 +341,14 @@ def step(p):
                         _number(p['margin']), _number(p['seed']), _number(p['resamples']), _number(p['confidence']))
     elif p['step'] == 'next':
         state, runs = A.next_runs(p['state'])
-        out['runs'] = [dict(run, deploy_vars=R.merged_vars(p['current_vars'], run['cluster_vars'])) for run in runs]
+        out['runs'] = [dict(run, deploy_vars=R.merged_vars(p['current_vars'], run['cluster_vars']),
+                            mr_conf=R.with_suffixes(run['mr_conf'], p['opts_suffixes'])) for run in runs]
         out['progress'] = out['runs'][0]['progress'] if out['runs'] else ''
     elif p['step'] == 'check_deployed':
         state = p['state']
-        R.check_deployed(p['deployed'])
+        if p['compare']:
+            R.check_deployed(p['deployed'])
+        out['opts_suffixes'] = R.opts_suffixes(p['deployed'])
     elif p['step'] == 'record':
         state = p['state']
         measured, why = R.throughputs(p['result'], state['workloads'])
@@ -362,6 +384,8 @@ def main():
             resamples=dict(type='raw', default=2000),
             seed=dict(type='raw', default=0),
             deployed=dict(type='list', elements='dict'),
+            compare=dict(type='bool', default=True),
+            opts_suffixes=dict(type='dict', default={}),
             run_id=dict(type='int'),
             result=dict(type='dict'),
             seconds=dict(type='float'),

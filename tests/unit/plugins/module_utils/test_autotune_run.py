@@ -212,3 +212,26 @@ def test_deployed_files_of_another_plan_are_named():
     assert 'deploy it with playbooks/site.yml and the same bigdata_plan_* variables first' in str(err.value)
     many = [dict(files[0], computed=dict(('k%d' % i, 'v') for i in range(9)))]
     assert R.deployed_differences(many)[0].endswith('k5 not set (plan v), and 3 more')
+
+
+OPENS = '--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED'
+MAPRED = ('<?xml version="1.0"?>\n<configuration>\n'
+          '  <property>\n    <name>mapreduce.map.java.opts</name>\n    <value>-Xmx409m %s</value>\n  </property>\n'
+          '  <property>\n    <name>mapreduce.map.memory.mb</name>\n    <value>512</value>\n  </property>\n'
+          '</configuration>\n' % OPENS)
+
+
+def test_jvm_options_on_java17_carry_the_add_opens():
+    """The yarn role appends hadoop_java17_add_opens to the tasks' JVM options on Java 17: the deployed options
+    start with the planned ones, and a run's -D of them gets the same tail."""
+    files = [{'name': 'mapred-site.xml', 'host': 'm', 'text': MAPRED, 'overrides': {},
+              'computed': {'mapreduce.map.java.opts': '-Xmx409m', 'mapreduce.map.memory.mb': '512'}}]
+    assert R.deployed_differences(files) == []
+    suffixes = R.opts_suffixes(files)
+    assert suffixes == {'mapreduce.map.java.opts': OPENS}
+    assert R.with_suffixes({'mapreduce.map.java.opts': '-Xmx819m', 'mapreduce.map.memory.mb': '1024'}, suffixes) == {
+        'mapreduce.map.java.opts': '-Xmx819m ' + OPENS, 'mapreduce.map.memory.mb': '1024'}
+    assert R.with_suffixes({'a': '1'}, {}) == {'a': '1'}
+    # another heap is a difference; so is the same prefix without a space (-Xmx4096m is not -Xmx409m)
+    files[0]['computed']['mapreduce.map.java.opts'] = '-Xmx40'
+    assert R.deployed_differences(files)[0].startswith('mapred-site.xml on m: mapreduce.map.java.opts -Xmx409m')

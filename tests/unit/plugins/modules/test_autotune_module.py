@@ -120,3 +120,19 @@ def test_check_deployed(monkeypatch, capsys):
     assert out['failed'] and out['msg'].startswith('autotune: deployed: the cluster does not run the plan this search '
                                                    'starts from (spark-defaults.conf on m: spark.executor.cores 2 '
                                                    '(plan 1));')
+
+
+def test_runs_carry_the_deployed_jvm_option_suffix(monkeypatch, capsys):
+    state = run(monkeypatch, capsys, **dict(START, knobs=['map_memory_mb'], candidates={'map_memory_mb': [256]}))['state']
+    xml = ('<configuration><property><name>mapreduce.map.java.opts</name><value>-Xmx409m --add-opens=x</value>'
+           '</property></configuration>')
+    mapred = {'name': 'mapred-site.xml', 'host': 'm', 'text': xml, 'overrides': {},
+              'computed': {'mapreduce.map.java.opts': '-Xmx409m'}}
+    out = run(monkeypatch, capsys, step='check_deployed', state=state, deployed=[mapred])
+    assert out['opts_suffixes'] == {'mapreduce.map.java.opts': '--add-opens=x'}
+    out = run(monkeypatch, capsys, step='next', state=state, opts_suffixes=out['opts_suffixes'])
+    assert out['runs'][1]['mr_conf'] == {'mapreduce.map.memory.mb': '256', 'mapreduce.map.java.opts': '-Xmx204m --add-opens=x'}
+    assert out['runs'][0]['mr_conf'] == {}
+    out = run(monkeypatch, capsys, step='check_deployed', state=state, compare=False,
+              deployed=[dict(mapred, computed={'mapreduce.map.java.opts': '-Xmx1m'})])
+    assert not out.get('failed') and out['opts_suffixes'] == {}
