@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
 """Where a molecule scenario's minutes went, from its log with a time stamp on every line.

@@ -216,7 +216,7 @@ hadoop_env:
   sample: {"HADOOP_HEAPSIZE_MAX": "1g", "HDFS_NAMENODE_OPTS": "-Xmx12g", "HDFS_DATANODE_OPTS": "-Xmx3g"}
 heaps_mb:
   description:
-    - The daemon heaps as numbers in MB, for the roles' variables (so nothing parses C(-Xmx) back):
+    - The daemon heaps as numbers in MB, for the roles' variables (so nothing parses C(-Xmx) back);
       C(hadoop) (C(hadoop_heap_mb)'s keys C(namenode), C(datanode), C(resourcemanager), C(nodemanager),
       C(historyserver)) and C(spark_history) (C(spark_daemon_heap_mb)), read from C(hadoop_env) and C(spark_env)
       after the overrides. Empty for the C(stock) profile.
