@@ -123,7 +123,9 @@ def test_check_deployed(monkeypatch, capsys):
 
 
 def test_runs_carry_the_deployed_jvm_option_suffix(monkeypatch, capsys):
-    state = run(monkeypatch, capsys, **dict(START, knobs=['map_memory_mb'], candidates={'map_memory_mb': [256]}))['state']
+    args = dict(START)
+    args.update(knobs=['map_memory_mb'], candidates={'map_memory_mb': [256]})
+    state = run(monkeypatch, capsys, **args)['state']
     xml = ('<configuration><property><name>mapreduce.map.java.opts</name><value>-Xmx409m --add-opens=x</value>'
            '</property></configuration>')
     mapred = {'name': 'mapred-site.xml', 'host': 'm', 'text': xml, 'overrides': {},
