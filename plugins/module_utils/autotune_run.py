@@ -17,7 +17,8 @@ import xml.etree.ElementTree as ET
 from ansible_collections.bigdata.spark.plugins.module_utils import autotune as A
 from ansible_collections.bigdata.spark.plugins.module_utils import autotune_knobs as K
 from ansible_collections.bigdata.spark.plugins.module_utils.autotune_knobs import AutotuneError
-from ansible_collections.bigdata.spark.plugins.module_utils.hadoop_conf import HadoopConfError, merge_conf, to_conf_value
+from ansible_collections.bigdata.spark.plugins.module_utils.hadoop_conf import (
+    HadoopConfError, merge_conf, parse_hadoop_xml, parse_spark_conf, to_conf_value)
 
 # The variables a winner or a cluster-scope candidate is written to (autotune_knobs' `writes`).
 OVERRIDE_VARS = ('spark_defaults_overrides', 'mapred_site_overrides')
@@ -47,17 +48,11 @@ def read_conf(name, text):
     """{property: value} of a deployed spark-defaults.conf (`key value` lines) or *-site.xml."""
     if name.endswith('.xml'):
         try:
-            root = ET.fromstring(text)
+            found = parse_hadoop_xml(text)
         except ET.ParseError as exc:
             raise AutotuneError('deployed: %s is not XML: %s' % (name, exc))
-        return dict((p.findtext('name'), (p.findtext('value') or '').strip()) for p in root.iter('property'))
-    out = {}
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith('#'):
-            key, _sep, value = line.partition(' ')
-            out[key] = value.strip()
-    return out
+        return dict((key, (value or '').strip()) for key, value in found.items())
+    return parse_spark_conf(text)
 
 
 def _is_opts(key):

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""Pure helpers that render Hadoop XML and spark-defaults.conf and read `hdfs dfs -ls -d` output.
+"""Pure helpers that render Hadoop XML and spark-defaults.conf, read them back, and read `hdfs dfs -ls -d` output.
 
 No Ansible imports, no I/O: the filter plugins and the tests call these directly.
 """
@@ -9,6 +9,7 @@ No Ansible imports, no I/O: the filter plugins and the tests call these directly
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>'
 MANAGED_COMMENT = "Managed by Ansible (bigdata.spark). Local changes are overwritten."
@@ -109,6 +110,23 @@ def render_spark_conf(properties, comment=MANAGED_COMMENT):
 
 
 _PERM_RE = re.compile(r"^[dl-]([r-][w-][xsS-])([r-][w-][xsS-])([r-][w-][xtT-])\+?$")
+
+
+def parse_spark_conf(text):
+    """{key: value} of a spark-defaults.conf (`key value` lines; blank lines and comments skipped)."""
+    out = {}
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _sep, value = line.partition(" ")
+            out[key] = value.strip()
+    return out
+
+
+def parse_hadoop_xml(text):
+    """{name: value} of a *-site.xml as written (a property without a value gives None).
+    Raises xml.etree.ElementTree.ParseError on text that is not XML (empty text included)."""
+    return dict((p.findtext("name"), p.findtext("value")) for p in ET.fromstring(text).iter("property"))
 
 
 def symbolic_to_octal(perm):

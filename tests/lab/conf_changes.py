@@ -10,28 +10,26 @@ Every host on which a file's task ran is listed, with [] when the file would not
 properties its candidates passed.
 """
 
+import importlib.util
 import json
+import pathlib
 import sys
-import xml.etree.ElementTree as ET
 
 FILES = ("spark-defaults.conf", "mapred-site.xml", "yarn-site.xml")
 
 
-def spark_conf(text):
-    out = {}
-    for line in (text or "").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            key, _sep, value = line.partition(" ")
-            out[key] = value.strip()
-    return out
+# The collection's own readers (plugins/module_utils/hadoop_conf.py, no imports beyond the standard library),
+# loaded by path: this script runs with the controller's Python, where the collection may not be importable.
+_SPEC = importlib.util.spec_from_file_location(
+    "hadoop_conf", pathlib.Path(__file__).resolve().parents[2] / "plugins" / "module_utils" / "hadoop_conf.py")
+_HC = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_HC)
+spark_conf = _HC.parse_spark_conf
 
 
 def hadoop_xml(text):
-    if not (text or "").strip():
-        return {}
-    root = ET.fromstring(text)
-    return {p.findtext("name"): p.findtext("value") for p in root.iter("property")}
+    """A file the diff shows empty (created or removed) has no properties."""
+    return _HC.parse_hadoop_xml(text) if (text or "").strip() else {}
 
 
 def changed_keys(name, before, after):

@@ -213,3 +213,14 @@ def test_hdfs_home_dirs_errors(names, message):
 ])
 def test_unit_names(lines, names):
     assert hc.unit_names(lines) == names
+
+
+def test_parsers_read_back_what_the_renderers_write():
+    props = {"dfs.replication": "2", "a.b": "x y"}
+    assert hc.parse_hadoop_xml(hc.render_hadoop_xml(props)) == props
+    assert hc.parse_spark_conf(hc.render_spark_conf({"spark.executor.cores": "2", "spark.x": "a b"})) == {
+        "spark.executor.cores": "2", "spark.x": "a b"}
+    assert hc.parse_spark_conf(None) == {}
+    assert hc.parse_hadoop_xml("<configuration><property><name>k</name></property></configuration>") == {"k": None}
+    with pytest.raises(hc.ET.ParseError):
+        hc.parse_hadoop_xml("")
