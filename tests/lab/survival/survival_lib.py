@@ -1,0 +1,199 @@
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""The data-survival tests' helpers: run a playbook of the collection or of plays/ against the lab, read a
+check's report, keep the table of files checked and lost (a TSV file, one row per check).
+
+The pure parts (extra vars, the command line, which files were lost, the table) are unit-tested in
+tests/unit/lab/test_survival_lib.py; Lab runs ansible-playbook.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+PLAYS = HERE / "plays"
+PLAYBOOKS = ROOT / "playbooks"
+SITE = PLAYBOOKS / "site.yml"
+
+# The order the actions run in, whichever of them are named: files first, molecule's idempotence run before any
+# other change, an upgrade before its rollback or finalize.
+ORDER = ("write", "idempotence", "rerun", "rolling", "jobsurvive", "stopstart", "killdn", "interrupt",
+         "upgrade", "rollback", "finalize")
+
+# Extra vars replace the inventory's hdfs_site_overrides whole: the lab's heartbeat recheck (a killed DataNode
+# declared dead in about 50 s) is kept in them.
+RECHECK = {"dfs.namenode.heartbeat.recheck-interval": 10000}
+# The port of the daemon whose /conf page shows each tuning property: the DataNode's and the NodeManager's.
+CONF_PORTS = {"dfs.datanode.handler.count": 9864, "yarn.nodemanager.delete.debug-delay-sec": 8042}
+MD5_LINE = re.compile(r"^[0-9a-f]{32}  ")
+COLUMNS = ("step", "files checked", "files lost")
+
+
+def tuning(handlers, delete_delay):
+    """Extra vars that change one tuning value of hdfs-site.xml and one of yarn-site.xml."""
+    return {"hdfs_site_overrides": dict(RECHECK, **{"dfs.datanode.handler.count": handlers}),
+            "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": delete_delay}}
+
+
+def live_conf(extra):
+    """plays/live_conf.yml's extra vars: every tuning value of `extra` that a worker daemon's /conf page shows."""
+    overrides = dict(extra.get("hdfs_site_overrides", {}), **extra.get("yarn_site_overrides", {}))
+    return {"survival_live_conf": [{"port": CONF_PORTS[name], "property": name, "value": value}
+                                   for name, value in overrides.items() if name in CONF_PORTS]}
+
+
+def argv(inventory, playbook, extra=None, args=(), extra_vars_file=None):
+    """ansible-playbook's command line; the scenario's vars file first, so this run's extra vars win."""
+    cmd = [shutil.which("ansible-playbook") or "ansible-playbook", "-i", str(inventory)]
+    if extra_vars_file:
+        cmd += ["-e", "@" + str(extra_vars_file)]
+    cmd.append(str(playbook))
+    if extra:
+        cmd += ["-e", json.dumps(extra, sort_keys=True)]
+    return cmd + list(args)
+
+
+def lost_files(expected, hdfs, spark):
+    """Names of the files that HDFS or the Spark job did not read back with their MD5.
+
+    expected: expected.md5's text ("<md5>  <name>" lines); hdfs: "ok NAME" / "lost NAME" lines; spark: the job's
+    stdout, whose "<md5>  <name>" lines count (other lines are Spark's own)."""
+    read_by_spark = {line for line in spark if MD5_LINE.match(line)}
+    names = {line.split()[-1] for line in hdfs if line.startswith("lost ")}
+    names |= {line.split()[-1] for line in expected.strip().splitlines() if line not in read_by_spark}
+    return sorted(names)
+
+
+@dataclasses.dataclass
+class Found:
+    """What one check read: the files it should find, those it checked and lost, whether the marker is there."""
+    step: str
+    files: int
+    checked: int
+    lost: list
+    marker: bool
+    spark: list = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def from_report(cls, step, report):
+        """From plays/check.yml's JSON report (a dict)."""
+        expected = report["expected"].strip().splitlines()
+        return cls(step, int(report["files"]), len(expected), lost_files(report["expected"], report["hdfs"], report["spark"]),
+                   bool(report["marker"]), report["spark"])
+
+    @property
+    def intact(self):
+        return self.checked == self.files and not self.lost
+
+    def row(self):
+        return (self.step, self.checked, len(self.lost))
+
+    def __str__(self):
+        if self.intact:
+            return "step %s: %d files checked through HDFS and Spark, 0 lost" % (self.step, self.checked)
+        return "step %s: %d of %d files checked, lost %s; Spark said %s" % (self.step, self.checked, self.files, self.lost, self.spark)
+
+
+def table(rows):
+    """The results as a Markdown table."""
+    lines = ["| %s |" % " | ".join(COLUMNS), "| %s |" % " | ".join(["---"] * len(COLUMNS))]
+    return lines + ["| %s |" % " | ".join(str(cell) for cell in row) for row in rows]
+
+
+def read_rows(path):
+    """The TSV file's rows (step, files checked, files lost)."""
+    try:
+        text = pathlib.Path(path).read_text()
+    except FileNotFoundError:
+        return []
+    return [tuple(line.split("\t")) for line in text.splitlines() if line]
+
+
+class PlayFailed(AssertionError):
+    """A playbook run failed: its log's end in the message."""
+
+    def __init__(self, what, log, lines=40):
+        tail = "\n".join(pathlib.Path(log).read_text(errors="replace").splitlines()[-lines:])
+        super().__init__("survival: %s (log %s):\n%s" % (what, log, tail))
+
+
+class Lab:
+    """Runs playbooks against one inventory; each run's output goes to LOG_DIR/NAME.log."""
+
+    def __init__(self, inventory, results, log_dir, extra_vars_file=None):
+        self.inventory = inventory
+        self.results = pathlib.Path(results)
+        self.log_dir = pathlib.Path(log_dir)
+        self.extra_vars_file = extra_vars_file
+        self.times = []
+        self.env = dict(os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", PYTHONUNBUFFERED="1")
+        self.env.setdefault("ANSIBLE_CONFIG", str(ROOT / "ansible.cfg"))
+
+    def start(self):
+        """One run, one table."""
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.results.parent.mkdir(parents=True, exist_ok=True)
+        self.results.write_text("")
+
+    def _argv(self, playbook, extra, args):
+        return argv(self.inventory, playbook, extra, args, self.extra_vars_file)
+
+    def play(self, name, playbook, extra=None, *args):
+        """Run a playbook to its end; its output, or PlayFailed with the log's end."""
+        log = self.log_dir / (name + ".log")
+        start = time.monotonic()
+        with open(log, "w") as out:
+            rc = subprocess.run(self._argv(playbook, extra, args), stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                                env=self.env, check=False).returncode
+        self.times.append((name, round(time.monotonic() - start)))
+        if rc != 0:
+            raise PlayFailed("%s failed (exit %d)" % (name, rc), log)
+        return log.read_text(errors="replace")
+
+    def play_killed(self, name, playbook, at_task, extra=None, timeout=1800):
+        """Start a run, SIGKILL it 3 s after it reached the task `at_task`; the last task it started."""
+        log = self.log_dir / (name + ".log")
+        marker = "TASK [%s]" % at_task
+        waited = 0
+        with open(log, "w") as out:
+            proc = subprocess.Popen(self._argv(playbook, extra, ()), stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=self.env)
+            while marker not in log.read_text(errors="replace"):
+                if proc.poll() is not None:
+                    raise PlayFailed("%s: the run ended before it could be interrupted" % name, log)
+                if waited >= timeout:
+                    proc.kill()
+                    proc.wait()
+                    raise PlayFailed("%s: no %s after %d s" % (name, marker, waited), log)
+                time.sleep(2)
+                waited += 2
+            time.sleep(3)
+            proc.kill()
+            proc.wait()
+        tasks = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("TASK [")]
+        self.times.append((name, waited + 3))
+        return tasks[-1]
+
+    def check(self, step):
+        """Read every file back (plays/check.yml); the row goes to the table before the test judges it."""
+        report = self.log_dir / ("check-%s.json" % step)
+        if report.exists():
+            report.unlink()
+        self.play("check-" + step, PLAYS / "check.yml", {"survival_report": str(report)})
+        found = Found.from_report(step, json.loads(report.read_text()))
+        with open(self.results, "a") as out:
+            out.write("%s\t%d\t%d\n" % found.row())
+        return found
+
+    def summary(self):
+        """The time of every run, then the table."""
+        lines = ["survival: %s done in %d s" % took for took in self.times]
+        return lines + [""] + table(read_rows(self.results))

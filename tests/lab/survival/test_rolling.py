@@ -1,0 +1,22 @@
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""rolling: a tuning value of hdfs-site and yarn-site changes; site.yml limited to the install and configure tags
+rewrites the files and restarts the changed daemons rolling (playbooks/restart.yml), masters and workers, while a
+MapReduce job runs. The daemons must run with the new values, the job outlive the restarts and succeed with one
+ApplicationMaster and one attempt per task (plays/job_wait.yml), and no file be lost."""
+
+from survival_lib import PLAYS, SITE, live_conf, tuning
+
+TAGS = "hadoop_common_configure,hdfs_install,hdfs_configure,yarn_install,yarn_configure"
+
+
+def test_rolling(lab):
+    new = tuning(7, 30)
+    # Maps of 7.5 minutes: the rolling step took 306 s in CI.
+    lab.play("job-start", PLAYS / "job_start.yml", {"survival_job_ms": 450000})
+    lab.play("rolling", SITE, new, "--tags", TAGS)
+    # The restarted daemons run with the new values (their /conf pages), not only the files.
+    lab.play("live-conf", PLAYS / "live_conf.yml", live_conf(new))
+    lab.play("job-wait", PLAYS / "job_wait.yml")
+    found = lab.check("rolling")
+    assert found.intact, found

@@ -1,0 +1,11 @@
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""stopstart: every daemon stopped, dependants first, then started, the NameNode first; no file lost."""
+
+from survival_lib import PLAYS
+
+
+def test_stopstart(lab):
+    lab.play("stopstart", PLAYS / "stop_start.yml")
+    found = lab.check("stopstart")
+    assert found.intact, found
