@@ -133,8 +133,8 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
         if new:
             raise PlanError('overrides: the overridden plan breaks an invariant: %s' % '; '.join(new))
     result['capacity'] = capacity(result)
-    result['hosts'] = hosts_summary(result, norm)
     result['heaps_mb'] = heaps_mb(result)
+    result['hosts'] = hosts_summary(result, norm)
     cap = result['capacity']
     explain['capacity'] = (
         'What YARN can grant, counted as the ResourceManager does (memory only, every request rounded up to the '

@@ -10,6 +10,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
+
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_default import DAEMON_ENV, beside, overhead_mb
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
     NM_MEMORY, NM_VCORES, PlanError, fmt_size, override_errors, parse_size_mb, parse_xmx_mb, roundup)
@@ -124,24 +126,38 @@ def heaps_mb(result):
 
 
 def hosts_summary(result, hosts):
-    """Per-host numbers in MB: NodeManager memory and vcores, executors that fit, daemon heaps."""
+    """Per host, what the roles get and its numbers; read after the overrides, capacity and heaps_mb.
+
+    yarn_site (the cluster's values with the host's own NodeManager memory and vcores), mapred_site,
+    spark_defaults, heaps_mb (the roles' hadoop_heap_mb and spark_daemon_heap_mb: hadoop-env.sh lists every
+    daemon's heap on every host); cores and memory_mb; for NodeManagers nm_mb, vcores and the executors and
+    map containers that fit; daemon_heaps_mb, the heaps (MB) of the daemons the host runs, by env name.
+    """
     v = _values(result)
+    m = result['mapred_site']
+    map_vcores = max(1, int(m.get('mapreduce.map.cpu.vcores', '1')))
     env = dict(result['hadoop_env'])
     env.update(result['spark_env'])
     out = {}
     for host in hosts:
-        entry = {'cores': host['cores'], 'memory_mb': host['memory_mb'], 'heaps_mb': {}}
-        nm = result['nodemanagers'].get(host['name'])
+        name = host['name']
+        nm = result['nodemanagers'].get(name)
+        yarn_site = dict(result['yarn_site'])
+        yarn_site.update(nm or {})
+        entry = {'cores': host['cores'], 'memory_mb': host['memory_mb'], 'yarn_site': yarn_site,
+                 'mapred_site': dict(m), 'spark_defaults': dict(result['spark_defaults']),
+                 'heaps_mb': copy.deepcopy(result['heaps_mb']), 'daemon_heaps_mb': {}}
         if nm:
             nm_mb, vcores = int(nm[NM_MEMORY]), int(nm[NM_VCORES])
             entry.update({'nm_mb': nm_mb, 'vcores': vcores,
-                          'executors': min(vcores // max(1, v['ec']), nm_mb // max(1, v['executor']))})
+                          'executors': min(vcores // max(1, v['ec']), nm_mb // max(1, v['executor'])),
+                          'maps': min(vcores // map_vcores, nm_mb // max(1, v['map']))})
         for role, key in DAEMON_ENV:
             if role in host['roles'] and key in env:
                 value = env[key]
-                entry['heaps_mb'][key] = (parse_size_mb(value, key) if key == 'SPARK_DAEMON_MEMORY'
-                                          else parse_xmx_mb(value, key))
-        out[host['name']] = entry
+                entry['daemon_heaps_mb'][key] = (parse_size_mb(value, key) if key == 'SPARK_DAEMON_MEMORY'
+                                                 else parse_xmx_mb(value, key))
+        out[name] = entry
     return out
 
 

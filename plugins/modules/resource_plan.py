@@ -230,7 +230,7 @@ spark_env:
   type: dict
   sample: {"SPARK_DAEMON_MEMORY": "2g"}
 nodemanagers:
-  description: Per-host NodeManager memory and vcores, for heterogeneous clusters.
+  description: Per-host NodeManager memory and vcores, for heterogeneous clusters (also in RV(hosts)' C(yarn_site)).
   returned: always
   type: dict
   sample: {"node1": {"yarn.nodemanager.resource.memory-mb": "737280", "yarn.nodemanager.resource.cpu-vcores": "186"}}
@@ -258,11 +258,24 @@ capacity:
   sample: {"cluster": 116, "client": 119, "executor_mb": 18432, "driver_mb": 72704, "am_mb": 2048,
            "mapreduce": {"am_mb": 4096, "map_mb": 2048, "maps": 1078}}
 hosts:
-  description: Per host, numbers in MB; NodeManagers also have C(nm_mb), C(vcores) and the C(executors) that fit.
+  description:
+    - Per host, what the roles get and the host's numbers, so nothing is merged or parsed back in a playbook.
+    - C(yarn_site) is the cluster's yarn-site values with the host's own NodeManager memory and vcores (for
+      C(yarn_site_computed)); C(mapred_site) and C(spark_defaults) are the files' values (for
+      C(mapred_site_computed), C(spark_defaults_computed)); C(heaps_mb) is RV(heaps_mb) (for C(hadoop_heap_mb) and
+      C(spark_daemon_heap_mb); hadoop-env.sh lists every daemon's heap on every host).
+    - Numbers are in MB. C(cores) and C(memory_mb) for every host; for NodeManagers C(nm_mb), C(vcores), the
+      C(executors) and the map containers (C(maps)) that fit; C(daemon_heaps_mb) holds the heaps of the daemons the
+      host runs, by their hadoop-env.sh or spark-env.sh name.
   returned: always
   type: dict
-  sample: {"node2": {"cores": 192, "memory_mb": 786432, "nm_mb": 737280, "vcores": 186, "executors": 37,
-                     "heaps_mb": {"HDFS_DATANODE_OPTS": 3072, "YARN_NODEMANAGER_OPTS": 3072}}}
+  sample: {"node2": {"cores": 192, "memory_mb": 786432, "nm_mb": 737280, "vcores": 186, "executors": 37, "maps": 186,
+                     "yarn_site": {"yarn.nodemanager.resource.memory-mb": "737280",
+                                   "yarn.nodemanager.resource.cpu-vcores": "186"},
+                     "mapred_site": {"mapreduce.map.memory.mb": "2048", "mapreduce.map.java.opts": "-Xmx1638m"},
+                     "spark_defaults": {"spark.executor.cores": "5", "spark.executor.memory": "16g"},
+                     "heaps_mb": {"hadoop": {"namenode": 12288, "datanode": 3072}, "spark_history": 2048},
+                     "daemon_heaps_mb": {"HDFS_DATANODE_OPTS": 3072, "YARN_NODEMANAGER_OPTS": 3072}}}
 driver_deploy_mode:
   description: The deploy mode the plan was made for.
   returned: always

@@ -102,8 +102,13 @@ def test_default_on_the_seed_shape_exact():
                              'mapreduce': {'am_mb': 4096, 'map_mb': 2048, 'maps': 1078}}
     assert r['hadoop_env'] == P.plan(SEED, profile='seed')['hadoop_env']
     assert r['warnings'] == []
-    assert r['hosts']['node2'] == {'cores': 192, 'memory_mb': 786432, 'nm_mb': 737280, 'vcores': 186, 'executors': 37,
-                                   'heaps_mb': {'HDFS_DATANODE_OPTS': 3072, 'YARN_NODEMANAGER_OPTS': 3072}}
+    node2 = r['hosts']['node2']
+    assert {k: v for k, v in node2.items() if k not in ('yarn_site', 'mapred_site', 'spark_defaults')} == {
+        'cores': 192, 'memory_mb': 786432, 'nm_mb': 737280, 'vcores': 186, 'executors': 37, 'maps': 186,
+        'daemon_heaps_mb': {'HDFS_DATANODE_OPTS': 3072, 'YARN_NODEMANAGER_OPTS': 3072},
+        'heaps_mb': {'hadoop': {'namenode': 12288, 'datanode': 3072, 'resourcemanager': 6144, 'nodemanager': 3072,
+                                'historyserver': 2048}, 'spark_history': 2048}}
+    assert (node2['yarn_site'], node2['mapred_site'], node2['spark_defaults']) == (y, m, s)
     assert 'every executor asked for is granted' in r['explain']['spark.executor.instances']
 
 
@@ -187,6 +192,12 @@ def test_heterogeneous_cluster_per_host_values():
     assert r['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '122880'
     assert r['yarn_site']['yarn.scheduler.maximum-allocation-mb'] == '49152'
     assert r['warnings'] == []
+    # each host's yarn_site carries its own NodeManager share, the rest is the cluster's
+    for name in ('node1', 'node2', 'small'):
+        assert r['hosts'][name]['yarn_site'] == dict(r['yarn_site'], **r['nodemanagers'][name])
+    assert r['hosts']['node1']['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '737280'
+    assert r['hosts']['small']['yarn_site']['yarn.nodemanager.resource.memory-mb'] == '122880'
+    assert [r['hosts'][h]['maps'] for h in ('node1', 'node2', 'small')] == [186, 186, 31]
 
 
 def test_mixed_tiny_node_does_not_shrink_the_cluster():
@@ -361,7 +372,8 @@ def test_heap_numbers_follow_overrides_and_stock_has_none():
     assert r['hadoop_env']['HDFS_NAMENODE_OPTS'] == '-Xmx20g'
     assert r['heaps_mb']['hadoop']['namenode'] == 20480
     assert r['heaps_mb']['spark_history'] == 3072
-    assert P.plan(SEED, profile='stock')['heaps_mb'] == {}
+    stock = P.plan(SEED, profile='stock')
+    assert stock['heaps_mb'] == {} and all(h['heaps_mb'] == {} for h in stock['hosts'].values())
 
 
 def test_other_services_and_reservations():
