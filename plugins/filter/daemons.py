@@ -1,13 +1,39 @@
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""The daemon table and the health decisions; the logic lives in module_utils/daemons.py."""
+"""The daemon table, each role's daemons, their ports and the health decisions; the logic lives in
+module_utils/daemons.py."""
 
 from __future__ import annotations
+
+import functools
+import os
+
+import yaml
 
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as table
+
+# The collection's roles, beside plugins/ (in a checkout and in an installed collection alike).
+_ROLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "roles")
+
+
+@functools.lru_cache(maxsize=None)
+def role_defaults():
+    """The literal defaults of the roles that own the table's variables (hadoop, hdfs, yarn, spark).
+
+    A play that does not run a role (playbooks/restart.yml, preflight) does not see its defaults, and
+    hostvars never holds role defaults; the table falls back on the roles' own files instead of keeping
+    copies. Templated defaults are left out: such a variable must come from the play.
+    """
+    out = {}
+    for role in ["hadoop"] + table.roles():
+        path = os.path.join(_ROLES_DIR, role, "defaults", "main.yml")
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f) or {}
+        out.update((k, v) for k, v in data.items() if k in _WANTED and not (isinstance(v, str) and "{{" in v))
+    return out
 
 
 def _call(name, fn, *args):
@@ -17,15 +43,30 @@ def _call(name, fn, *args):
         raise AnsibleFilterError("%s: %s" % (name, exc)) from exc
 
 
+def _mapping(name, variables):
+    if variables is None:
+        return {}
+    if not hasattr(variables, "get"):
+        raise AnsibleFilterError("%s: the input must be a host's variables (a mapping); got %r" % (name, variables))
+    return variables
+
+
 def daemon_table(host_vars):
     """The daemons in restart order, with ports and the paths each reads, for a host's variables."""
-    if host_vars is None:
-        host_vars = {}
-    if not hasattr(host_vars, "get"):
-        raise AnsibleFilterError("daemon_table: the input must be a host's variables (a mapping); got %r" % (host_vars,))
-    # Only the variables the table reads (a host's variables are templated when read).
-    wanted = dict((k, host_vars.get(k)) for k in _WANTED)
-    return _call("daemon_table", table.table, dict((k, v) for k, v in wanted.items() if v is not None))
+    host_vars = _mapping("daemon_table", host_vars)
+    return _call("daemon_table", table.table, host_vars, role_defaults())
+
+
+def role_daemons(role, variables, runtime=None):
+    """A role's daemons for its unit template and service tasks, resolved from the variables it sees (vars)."""
+    variables = _mapping("role_daemons", variables)
+    return _call("role_daemons", table.role_daemons, role, variables, role_defaults(), runtime)
+
+
+def daemon_ports(variables):
+    """Each daemon's group, unit and the ports it binds, for the preflight check that they are free."""
+    variables = _mapping("daemon_ports", variables)
+    return _call("daemon_ports", table.daemon_ports, variables, role_defaults())
 
 
 def hdfs_problems(jmx, expected_datanodes):
@@ -38,12 +79,13 @@ def yarn_problems(metrics, expected_nodemanagers):
     return _call("yarn_problems", table.yarn_problems, metrics, expected_nodemanagers)
 
 
-# The variables the table reads: the layout and each daemon's port variable (hostvars template on access).
-_WANTED = tuple(table.LAYOUT_DEFAULTS) + tuple(d["port_var"] for d in table.DAEMONS)
+# The variables the table reads (a host's variables are templated when read, so only these are).
+_WANTED = frozenset(table.variables_read())
 
 
 class FilterModule:
     """Daemon table filters."""
 
     def filters(self):
-        return {"daemon_table": daemon_table, "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems}
+        return {"daemon_table": daemon_table, "role_daemons": role_daemons, "daemon_ports": daemon_ports,
+                "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems}

@@ -3,11 +3,13 @@
 # Apache License 2.0 (see LICENSE)
 """The daemon table: every daemon the collection runs, in one place.
 
-For each daemon: its inventory group, its systemd unit, whether it is a master (restarted one host at a time)
-or a worker (restarted in batches), its place in the restart order, the files it reads when it starts (a
-newer file makes it stale), and its HTTP port and health path. playbooks/restart.yml (stale detection,
-restart order, the wait for the port) and the health gates read it through the filters in
-plugins/filter/daemons.py; adding a daemon is one entry here (and its role, which writes its unit).
+For each daemon: its role and inventory group, its systemd unit (description, user, command or class, the units
+it starts after), the ports it binds, whether it is a master (restarted one host at a time) or a worker (restarted
+in batches), its place in the restart order, the files it reads when it starts (a newer file makes it stale), and
+its HTTP port and health path. The roles build their units from it (role_daemons), preflight checks its ports
+(daemon_ports), playbooks/restart.yml (stale detection, restart order, the wait for the port) and the health gates
+read it (table), all through the filters in plugins/filter/daemons.py; adding a daemon is one entry here (and its
+role's configuration files).
 
 The health decisions (hdfs_problems, yarn_problems) read the NameNode's JMX and the ResourceManager's REST
 answer and compare them with the inventory, less the nodes the cluster itself counts as decommissioned.
@@ -22,43 +24,105 @@ YARN_FILES = ('core-site.xml', 'hdfs-site.xml', 'yarn-site.xml', 'mapred-site.xm
 MAPRED_FILES = ('core-site.xml', 'hdfs-site.xml', 'yarn-site.xml', 'mapred-site.xml', 'hadoop-env.sh',
                 'log4j.properties')
 
-# name, group, unit, kind, order, Hadoop configuration files read, reads Spark's configuration directory,
-# reads Spark's release (the `current` link), HTTP port variable and its default, health path.
-DAEMONS = (
-    {'name': 'namenode', 'group': 'namenode', 'unit': 'hadoop-hdfs-namenode', 'kind': 'master', 'order': 10,
-     'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False,
-     'port_var': 'hdfs_namenode_http_port', 'port': 9870,
-     'health': '/jmx?qry=Hadoop:service=NameNode,name=FSNamesystem*'},
-    {'name': 'resourcemanager', 'group': 'resourcemanager', 'unit': 'hadoop-yarn-resourcemanager', 'kind': 'master',
-     'order': 20, 'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': False,
-     'port_var': 'yarn_resourcemanager_webapp_port', 'port': 8088, 'health': '/ws/v1/cluster/metrics'},
-    {'name': 'jobhistory', 'group': 'jobhistory', 'unit': 'hadoop-mapred-historyserver', 'kind': 'master',
-     'order': 30, 'hadoop_files': MAPRED_FILES, 'spark_conf': False, 'spark_release': False,
-     'port_var': 'yarn_jobhistory_webapp_port', 'port': 19888, 'health': '/ws/v1/history/info'},
-    {'name': 'spark_history', 'group': 'spark_history', 'unit': 'spark-history-server', 'kind': 'master',
-     'order': 40, 'hadoop_files': ('core-site.xml', 'hdfs-site.xml'), 'spark_conf': True, 'spark_release': True,
-     'port_var': 'spark_history_port', 'port': 18080, 'health': '/api/v1/version'},
-    {'name': 'datanode', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker', 'order': 50,
-     'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False,
-     'port_var': 'hdfs_datanode_http_port', 'port': 9864,
-     'health': '/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo'},
-    # The NodeManager loads Spark's YARN shuffle service from Spark's release.
-    {'name': 'nodemanager', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager', 'kind': 'worker',
-     'order': 60, 'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': True,
-     'port_var': 'yarn_nodemanager_webapp_port', 'port': 8042, 'health': '/ws/v1/node/info'},
+# The HDFS daemons' launcher comment: HDFS_STARTUP_OPTS is unset but for one start.
+HDFS_EXEC_COMMENT = (
+    'The launcher execs java, so systemd supervises the JVM itself. HDFS_STARTUP_OPTS is unset but for one start',
+    '(playbooks/hdfs_upgrade.yml\'s rollback sets it in a runtime drop-in): then it adds the startup options.',
 )
 
-# Where the files live unless the inventory says otherwise (the roles' defaults).
-LAYOUT_DEFAULTS = {
-    'hadoop_conf_dir': '/etc/hadoop/conf',
-    'hadoop_install_root': '/opt/hadoop',
-    'spark_conf_dir': '/etc/spark/conf',
-    'spark_install_root': '/opt/spark',
-}
+# One entry per daemon, in the order its role starts them (the restart order is `order`):
+#   name, role (the role that writes its unit and starts it), group (the inventory group that runs it), unit,
+#   kind (master: restarted one host at a time; worker: in batches), order (restart order);
+#   runs on: the hosts of `group`, or with host_var the one host that variable names; with switch_var only
+#   when that variable is true;
+#   the unit: description, account (the hadoop_users key it runs as), after (units it starts after), and
+#   command, log_subdir, exec_args, exec_comment (Hadoop's launcher, roles/hadoop/templates/
+#   hadoop-daemon.service.j2) or class, args (spark-class, roles/spark/templates/spark-daemon.service.j2);
+#   port_vars: the variables of the ports it listens on (its role waits for each after a start); more_ports:
+#   the other ports it binds (variables, or Hadoop's fixed defaults as numbers; preflight finds them free);
+#   port_var: its HTTP port, health: the HTTP path that answers when it is up;
+#   hadoop_files: the Hadoop configuration files it reads, spark_conf: reads Spark's configuration directory,
+#   spark_release: reads Spark's release (the `current` link).
+# A variable's default is its role's (the name's prefix: hadoop_, hdfs_, yarn_, spark_).
+DAEMONS = (
+    {'name': 'namenode', 'role': 'hdfs', 'group': 'namenode', 'unit': 'hadoop-hdfs-namenode', 'kind': 'master',
+     'order': 10, 'description': 'HDFS NameNode', 'account': 'hdfs', 'after': (),
+     'command': 'hdfs namenode', 'log_subdir': 'hdfs', 'exec_args': ' $HDFS_STARTUP_OPTS',
+     'exec_comment': HDFS_EXEC_COMMENT,
+     'port_vars': ('hadoop_namenode_rpc_port', 'hdfs_namenode_http_port'), 'more_ports': (),
+     'port_var': 'hdfs_namenode_http_port', 'health': '/jmx?qry=Hadoop:service=NameNode,name=FSNamesystem*',
+     'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
+    # 9866: the data transfer port (dfs.datanode.address).
+    {'name': 'datanode', 'role': 'hdfs', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker',
+     'order': 50, 'description': 'HDFS DataNode', 'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),
+     'command': 'hdfs datanode', 'log_subdir': 'hdfs', 'exec_args': ' $HDFS_STARTUP_OPTS',
+     'exec_comment': HDFS_EXEC_COMMENT,
+     'port_vars': ('hdfs_datanode_http_port',), 'more_ports': (9866, 'hdfs_datanode_ipc_port'),
+     'port_var': 'hdfs_datanode_http_port', 'health': '/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo',
+     'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
+    # 8030, 8031, 8033: the scheduler, resource tracker and admin ports.
+    {'name': 'resourcemanager', 'role': 'yarn', 'group': 'resourcemanager', 'unit': 'hadoop-yarn-resourcemanager',
+     'kind': 'master', 'order': 20, 'description': 'YARN ResourceManager', 'account': 'yarn',
+     'after': ('hadoop-hdfs-namenode.service',), 'command': 'yarn resourcemanager', 'log_subdir': 'yarn',
+     'port_vars': ('yarn_resourcemanager_port', 'yarn_resourcemanager_webapp_port'), 'more_ports': (8030, 8031, 8033),
+     'port_var': 'yarn_resourcemanager_webapp_port', 'health': '/ws/v1/cluster/metrics',
+     'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': False},
+    # The NodeManager loads Spark's YARN shuffle service from Spark's release. 8040: the localizer port.
+    {'name': 'nodemanager', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
+     'kind': 'worker', 'order': 60, 'description': 'YARN NodeManager', 'account': 'yarn',
+     'after': ('hadoop-yarn-resourcemanager.service', 'hadoop-hdfs-datanode.service'),
+     'command': 'yarn nodemanager', 'log_subdir': 'yarn',
+     'port_vars': ('yarn_nodemanager_port', 'yarn_nodemanager_webapp_port'),
+     'more_ports': (8040, 'yarn_spark_shuffle_port'),
+     'port_var': 'yarn_nodemanager_webapp_port', 'health': '/ws/v1/node/info',
+     'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': True},
+    {'name': 'jobhistory', 'role': 'yarn', 'group': 'jobhistory', 'host_var': 'yarn_jobhistory_host',
+     'unit': 'hadoop-mapred-historyserver', 'kind': 'master', 'order': 30,
+     'description': 'MapReduce JobHistory server', 'account': 'mapred',
+     'after': ('hadoop-hdfs-namenode.service', 'hadoop-yarn-resourcemanager.service'),
+     'command': 'mapred historyserver', 'log_subdir': 'mapred',
+     'port_vars': ('yarn_jobhistory_port', 'yarn_jobhistory_webapp_port'), 'more_ports': (),
+     'port_var': 'yarn_jobhistory_webapp_port', 'health': '/ws/v1/history/info',
+     'hadoop_files': MAPRED_FILES, 'spark_conf': False, 'spark_release': False},
+    {'name': 'spark_history', 'role': 'spark', 'group': 'spark_history', 'host_var': 'spark_history_host',
+     'switch_var': 'spark_history_enabled', 'unit': 'spark-history-server', 'kind': 'master', 'order': 40,
+     'description': 'Spark History Server', 'account': 'spark', 'after': ('hadoop-hdfs-namenode.service',),
+     'class': 'org.apache.spark.deploy.history.HistoryServer', 'args': (),
+     'port_vars': ('spark_history_port',), 'more_ports': (),
+     'port_var': 'spark_history_port', 'health': '/api/v1/version',
+     'hadoop_files': ('core-site.xml', 'hdfs-site.xml'), 'spark_conf': True, 'spark_release': True},
+)
+
+# Where the files live: the variables the restart table reads (their defaults are the roles').
+LAYOUT_VARS = ('hadoop_conf_dir', 'hadoop_install_root', 'spark_conf_dir', 'spark_install_root')
 
 
 class DaemonError(ValueError):
     """Bad input to a daemon-table function; the message names the value and what is allowed."""
+
+
+def owner(var):
+    """The role whose defaults define a variable (its name's prefix)."""
+    return var.split('_', 1)[0]
+
+
+def variables_read():
+    """Every variable the table reads, for loading only those."""
+    names = list(LAYOUT_VARS) + ['hadoop_users']
+    for d in DAEMONS:
+        names += list(d['port_vars']) + [p for p in d['more_ports'] if isinstance(p, str)]
+        names += [d[k] for k in ('host_var', 'switch_var') if k in d]
+    return tuple(dict.fromkeys(names))
+
+
+def _value(name, host_vars, fallbacks):
+    value = host_vars.get(name) if host_vars is not None else None
+    if value is None:
+        value = (fallbacks or {}).get(name)
+    if value is None:
+        raise DaemonError('%s is not set (it is a default of the %s role; set it in the inventory when the play does '
+                          'not run that role)' % (name, owner(name)))
+    return value
 
 
 def _port(value, var):
@@ -66,26 +130,33 @@ def _port(value, var):
         port = int(value)
     except (TypeError, ValueError):
         raise DaemonError('%s: a port number is required (1-65535); got %r' % (var, value))
-    if not 0 < port < 65536:
+    if isinstance(value, bool) or not 0 < port < 65536:
         raise DaemonError('%s: a port number is required (1-65535); got %r' % (var, value))
     return port
 
 
-def table(host_vars=None):
-    """The daemons in restart order, each with its port and the absolute paths it reads resolved from
-    host_vars (a host's variables; the layout defaults and the table's ports fill what is not set)."""
-    host_vars = host_vars or {}
+def _ports(names, host_vars, fallbacks):
+    return [p if isinstance(p, int) else _port(_value(p, host_vars, fallbacks), p) for p in names]
+
+
+def _layout(host_vars, fallbacks):
     layout = {}
-    for key, default in LAYOUT_DEFAULTS.items():
-        value = host_vars.get(key, default)
+    for key in LAYOUT_VARS:
+        value = _value(key, host_vars, fallbacks)
         if not isinstance(value, str) or not value.startswith('/'):
             raise DaemonError('%s: an absolute path is required; got %r' % (key, value))
         layout[key] = value.rstrip('/') or '/'
+    return layout
+
+
+def table(host_vars=None, fallbacks=None):
+    """The daemons in restart order, each with its HTTP port and the absolute paths it reads, resolved from
+    host_vars (a host's variables) and else fallbacks (the roles' defaults)."""
+    layout = _layout(host_vars, fallbacks)
     out = []
     for d in sorted(DAEMONS, key=lambda d: d['order']):
-        entry = dict(d)
-        entry['hadoop_files'] = list(d['hadoop_files'])
-        entry['port'] = _port(host_vars.get(d['port_var'], d['port']), d['port_var'])
+        entry = _static(d)
+        entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
         files = ['/etc/systemd/system/%s.service' % d['unit'], layout['hadoop_install_root'] + '/current']
         files += ['%s/%s' % (layout['hadoop_conf_dir'], f) for f in d['hadoop_files']]
         if d['spark_release']:
@@ -95,6 +166,62 @@ def table(host_vars=None):
         entry['files'] = files
         out.append(entry)
     return out
+
+
+def _static(d):
+    """A copy of an entry with lists for tuples (as Ansible hands them on)."""
+    return dict((k, list(v) if isinstance(v, tuple) else v) for k, v in d.items())
+
+
+def roles():
+    """The roles that run daemons, in the table's order."""
+    return list(dict.fromkeys(d['role'] for d in DAEMONS))
+
+
+def _runs_here(d, host_vars, fallbacks):
+    if 'switch_var' in d and not _value(d['switch_var'], host_vars, fallbacks):
+        return False
+    if 'host_var' in d:
+        return _value('inventory_hostname', host_vars, None) == _value(d['host_var'], host_vars, fallbacks)
+    return d['group'] in (host_vars.get('group_names') or [])
+
+
+def role_daemons(role, host_vars, fallbacks=None, runtime=None):
+    """A role's daemons in its start order, ready for its unit template: the table's entry with the unit's
+    user, its ports (numbers), its HTTP port and whether it runs on this host (enabled), resolved from host_vars
+    (the variables the role sees), plus runtime: daemon name -> fields the role decides at run time."""
+    if role not in roles():
+        raise DaemonError('role: one of %s is required; got %r' % (', '.join(roles()), role))
+    if not hasattr(host_vars, 'get'):
+        raise DaemonError('the variables must be a mapping (vars); got %r' % (host_vars,))
+    runtime = runtime or {}
+    if not isinstance(runtime, dict):
+        raise DaemonError('runtime: a mapping of daemon name -> fields is required; got %r' % (runtime,))
+    mine = [d for d in DAEMONS if d['role'] == role]
+    unknown = sorted(set(runtime) - set(d['name'] for d in mine))
+    if unknown:
+        raise DaemonError('runtime: %s not daemon(s) of the %s role (%s)'
+                          % (', '.join(unknown), role, ', '.join(d['name'] for d in mine)))
+    users = _value('hadoop_users', host_vars, fallbacks)
+    out = []
+    for d in mine:
+        if not hasattr(users, 'get') or not users.get(d['account']):
+            raise DaemonError('hadoop_users: a user for %r is required (the %s runs as it); got %r'
+                              % (d['account'], d['name'], users))
+        entry = _static(d)
+        entry['user'] = users.get(d['account'])
+        entry['ports'] = _ports(d['port_vars'], host_vars, fallbacks)
+        entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
+        entry['enabled'] = bool(_runs_here(d, host_vars, fallbacks))
+        entry.update(runtime.get(d['name']) or {})
+        out.append(entry)
+    return out
+
+
+def daemon_ports(host_vars=None, fallbacks=None):
+    """Each daemon's group, unit and every port it binds (sorted), for the preflight check that they are free."""
+    return [{'group': d['group'], 'unit': d['unit'],
+             'ports': sorted(set(_ports(d['port_vars'] + d['more_ports'], host_vars, fallbacks)))} for d in DAEMONS]
 
 
 def units():

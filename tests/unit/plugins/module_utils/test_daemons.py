@@ -3,8 +3,11 @@
 import pytest
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.bigdata.spark.plugins.filter.daemons import FilterModule, daemon_table
+from ansible_collections.bigdata.spark.plugins.filter.daemons import FilterModule, daemon_table, role_defaults
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
+
+# The roles' defaults, which fill what a host's variables do not set.
+DEFAULTS = role_defaults()
 
 # What /jmx?qry=Hadoop:service=NameNode,name=FSNamesystem* answered on the lab (trimmed to the keys read).
 JMX = {"beans": [
@@ -26,7 +29,7 @@ def jmx(**changes):
 
 
 def test_table_order_groups_and_defaults():
-    t = d.table()
+    t = d.table({}, DEFAULTS)
     assert [x["unit"] for x in t] == ["hadoop-hdfs-namenode", "hadoop-yarn-resourcemanager",
                                       "hadoop-mapred-historyserver", "spark-history-server",
                                       "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
@@ -38,7 +41,7 @@ def test_table_order_groups_and_defaults():
 
 
 def test_files_each_daemon_reads():
-    t = dict((x["name"], x["files"]) for x in d.table())
+    t = dict((x["name"], x["files"]) for x in d.table({}, DEFAULTS))
     assert t["namenode"] == ["/etc/systemd/system/hadoop-hdfs-namenode.service", "/opt/hadoop/current",
                              "/etc/hadoop/conf/core-site.xml", "/etc/hadoop/conf/hdfs-site.xml",
                              "/etc/hadoop/conf/hadoop-env.sh", "/etc/hadoop/conf/log4j.properties"]
@@ -55,7 +58,7 @@ def test_files_each_daemon_reads():
 
 def test_host_variables_move_paths_and_ports():
     t = dict((x["name"], x) for x in d.table({"hadoop_conf_dir": "/srv/conf/", "spark_install_root": "/srv/spark",
-                                              "hdfs_namenode_http_port": "50070"}))
+                                              "hdfs_namenode_http_port": "50070"}, DEFAULTS))
     assert t["namenode"]["port"] == 50070
     assert "/srv/conf/hdfs-site.xml" in t["namenode"]["files"]
     assert "/srv/spark/current" in t["nodemanager"]["files"]
@@ -69,7 +72,7 @@ def test_host_variables_move_paths_and_ports():
 ])
 def test_bad_layout_or_port_is_named(host_vars, message):
     with pytest.raises(d.DaemonError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        d.table(host_vars)
+        d.table(host_vars, DEFAULTS)
     with pytest.raises(AnsibleFilterError, match="daemon_table: "):
         daemon_table(host_vars)
 
@@ -83,10 +86,28 @@ def test_filter_reads_only_the_table_variables():
                 key.endswith("_port"), key
             return dict.get(self, key, default)
     assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[4]["port"] == 1022
-    assert daemon_table(None) == d.table()
+    assert daemon_table(None) == d.table({}, DEFAULTS)
     with pytest.raises(AnsibleFilterError, match="a mapping"):
         daemon_table(["namenode"])
-    assert set(FilterModule().filters()) == {"daemon_table", "hdfs_problems", "yarn_problems"}
+    assert set(FilterModule().filters()) == {"daemon_table", "role_daemons", "daemon_ports", "hdfs_problems",
+                                             "yarn_problems"}
+
+
+def test_defaults_are_the_roles_own():
+    # One source: the literal defaults of the roles that own the variables; templated ones are left to the play.
+    assert DEFAULTS["hadoop_conf_dir"] == "/etc/hadoop/conf" and DEFAULTS["spark_install_root"] == "/opt/spark"
+    assert DEFAULTS["hadoop_namenode_rpc_port"] == 9000 and DEFAULTS["yarn_nodemanager_port"] == 45454
+    assert DEFAULTS["hadoop_users"]["mapred"] == "mapred"
+    assert "yarn_jobhistory_host" not in DEFAULTS and "spark_history_host" not in DEFAULTS
+    assert set(DEFAULTS) <= set(d.variables_read())
+    assert sorted(set(d.owner(v) for v in d.variables_read())) == ["hadoop", "hdfs", "spark", "yarn"]
+
+
+def test_a_variable_neither_set_nor_defaulted_is_named():
+    with pytest.raises(d.DaemonError, match=r"hadoop_conf_dir is not set \(it is a default of the hadoop role"):
+        d.table({})
+    with pytest.raises(d.DaemonError, match=r"spark_history_port is not set \(it is a default of the spark role"):
+        d.table(dict((k, v) for k, v in DEFAULTS.items() if k != "spark_history_port"))
 
 
 def test_hdfs_healthy_and_each_problem():
