@@ -17,7 +17,7 @@ version_added: "0.1.0"
 description:
   - One C(systemctl list-units --type=service --state=running) call for the given unit patterns; returns the
     unit names without C(.service).
-  - The roles call it before they change anything: their handlers restart only the daemons that were running
+  - The roles call it before they change anything; their handlers restart only the daemons that were running
     before the play (a daemon started by the play already reads the new files).
   - C(ansible.builtin.service_facts) would list every unit and package service, and took up to a minute on the lab.
 author:
