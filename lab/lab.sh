@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The local lab: systemd containers under podman that stand in for servers.
-#   lab/lab.sh up     [--name bd] [--workers 2] [--arch amd64|arm64] [--worker-arch LIST]
+#   lab/lab.sh up     [--name bd] [--workers 2] [--arch amd64|arm64] [--worker-arch LIST] [--shape plain|prod]
 #   lab/lab.sh status [--name bd]
 #   lab/lab.sh down   [--name bd]
 #   lab/lab.sh inventory [--name bd]   print the path of the generated inventory
@@ -10,12 +10,16 @@
 #                                      prints the base URL; `down` stops it
 # Ansible reaches the nodes over SSH as root with the lab's own key (lab/build/ssh/id_ed25519).
 # Containers: NAME-master, NAME-worker1..N on the internal network NAME-net (no route out of this machine).
+# Shapes (the generated inventory's groups): plain, the newcomer's lab: every master daemon on NAME-master, the
+# workers' daemons on the workers. prod, production-shaped as a small cluster is run: every node stores and
+# computes (DataNode, NodeManager), the NameNode and ResourceManager on NAME-master, the JobHistory and Spark
+# history servers on NAME-worker1 (the standby masters, ZooKeeper and JournalNodes join this shape; `make lab-prod`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 cmd=${1:-}
 [ -n "$cmd" ] && shift
-name=bd workers=2 arch=amd64 worker_arch=""
+name=bd workers=2 arch=amd64 worker_arch="" shape=plain
 master_mem=${LAB_MASTER_MEMORY:-6g}
 worker_mem=${LAB_WORKER_MEMORY:-5g}
 while [ $# -gt 0 ]; do
@@ -24,9 +28,15 @@ while [ $# -gt 0 ]; do
     --workers) workers=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --worker-arch) worker_arch=$2; shift 2 ;;
-    *) echo "lab: unknown option '$1' (allowed: --name, --workers, --arch, --worker-arch)" >&2; exit 2 ;;
+    --shape) shape=$2; shift 2 ;;
+    *) echo "lab: unknown option '$1' (allowed: --name, --workers, --arch, --worker-arch, --shape)" >&2; exit 2 ;;
   esac
 done
+case "$shape" in
+  plain) ;;
+  prod) [ "$workers" -ge 2 ] || { echo "lab: --shape prod needs --workers 2 or more (got '$workers')" >&2; exit 2; } ;;
+  *) echo "lab: --shape must be plain or prod (got '$shape')" >&2; exit 2 ;;
+esac
 [[ "$name" =~ ^[a-z][a-z0-9-]{0,15}$ ]] || { echo "lab: --name must be lowercase letters, digits and '-', at most 16 characters (got '$name')" >&2; exit 2; }
 [[ "$workers" =~ ^[0-9]$ ]] || { echo "lab: --workers must be a number from 0 to 9 (got '$workers')" >&2; exit 2; }
 
@@ -78,24 +88,25 @@ write_inventory() {
     echo "  children:"
     echo "    hadoop:"
     echo "      children:"
+    local g where
     for g in namenode resourcemanager jobhistory spark_history; do
+      where=$name-master
+      [ "$shape" = prod ] && [[ "$g" == jobhistory || "$g" == spark_history ]] && where=$name-worker1
       echo "        $g:"
       echo "          hosts:"
-      echo "            $name-master:"
-      [ "$g" = namenode ] && { echo "              ansible_host: $(node_ip "$name-master")"; echo "              bigdata_lab_ip: $(node_ip "$name-master")"; }
+      echo "            $where:"
+      [ "$g" = namenode ] && { echo "              ansible_host: $(node_ip "$where")"; echo "              bigdata_lab_ip: $(node_ip "$where")"; }
     done
     echo "        workers:"
-    if [ "$workers" -gt 0 ]; then
-      echo "          hosts:"
-      for i in $(seq 1 "$workers"); do
-        echo "            $name-worker$i:"
-        echo "              ansible_host: $(node_ip "$name-worker$i")"
-        echo "              bigdata_lab_ip: $(node_ip "$name-worker$i")"
-      done
-    else
-      echo "          hosts:"
+    echo "          hosts:"
+    if [ "$workers" -eq 0 ] || [ "$shape" = prod ]; then
       echo "            $name-master:"
     fi
+    for i in $(seq 1 "$workers"); do
+      echo "            $name-worker$i:"
+      echo "              ansible_host: $(node_ip "$name-worker$i")"
+      echo "              bigdata_lab_ip: $(node_ip "$name-worker$i")"
+    done
     echo "        datanodes:"
     echo "          children:"
     echo "            workers:"
@@ -243,5 +254,5 @@ case "$cmd" in
   inventory) write_inventory; echo "$inv" ;;
   hosts) hosts ;;
   serve) serve ;;
-  *) echo "usage: lab/lab.sh up|status|down|inventory|hosts|serve [--name NAME] [--workers N] [--arch amd64|arm64] [--worker-arch a,b]" >&2; exit 2 ;;
+  *) echo "usage: lab/lab.sh up|status|down|inventory|hosts|serve [--name NAME] [--workers N] [--arch amd64|arm64] [--worker-arch a,b] [--shape plain|prod]" >&2; exit 2 ;;
 esac
