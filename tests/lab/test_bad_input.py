@@ -158,7 +158,8 @@ def _edited_inventory(tmp_path, change):
     data = yaml.safe_load(source.read_text())
     groups = _groups(data)
     workers = groups["workers"]["hosts"]
-    first = sorted(workers)[0]
+    # A worker that is not in the group yet (in the production shape the master is a worker too).
+    first = sorted(set(workers) - set(groups[group].get("hosts") or {}))[0]
     if what == "empty":
         groups[group].pop("children", None)
         groups[group]["hosts"] = {}
