@@ -73,7 +73,7 @@ def lost_files(expected, hdfs, spark):
     return sorted(names)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class Found:
     """What one check read: the files it should find, those it checked and lost, whether the marker is there."""
     step: str
@@ -101,6 +101,9 @@ class Found:
         if self.intact:
             return "step %s: %d files checked through HDFS and Spark, 0 lost" % (self.step, self.checked)
         return "step %s: %d of %d files checked, lost %s; Spark said %s" % (self.step, self.checked, self.files, self.lost, self.spark)
+
+    # pytest shows an assertion's message object by its repr.
+    __repr__ = __str__
 
 
 def table(rows):

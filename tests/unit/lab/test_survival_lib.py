@@ -78,7 +78,7 @@ def test_found_not_intact(change):
     report = dict({"files": 3, "expected": EXPECTED, "hdfs": HDFS_ALL, "spark": SPARK_ALL, "marker": True}, **change)
     found = S.Found.from_report("killdn", report)
     assert not found.intact
-    assert str(found).startswith("step killdn: ")
+    assert str(found).startswith("step killdn: ") and repr(found) == str(found)
     assert found.marker
 
 
