@@ -6,9 +6,10 @@
 Plain functions over plain values: no Ansible imports, no file or network access.
 Every invalid input raises PlanError with a message naming the field and what is allowed.
 The rules are documented in docs/sizing.md. The work is split by concern:
-plan_inputs (units, bounds, inputs, override values), plan_default (this collection's rules),
-plan_peers (the seed's rules and other tools' rules, for comparison), plan_render (files, capacity,
-invariants, overrides). This module keeps plan() and re-exports what callers import.
+plan_inputs (units, bounds, inputs, override values), plan_default (this collection's rules: numbers and the
+facts behind them), plan_explain (the sentences of explain, from those facts), plan_peers (the seed's rules and
+other tools' rules, for comparison), plan_render (files, capacity, invariants, overrides). This module keeps
+plan() and re-exports what callers import.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -24,6 +25,8 @@ from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
     _int, norm_constants, norm_hosts, norm_lab, norm_reservations, norm_services, page_size_advices)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_default import (  # noqa: F401 pylint: disable=unused-import
     DAEMON_ENV, LAB_HEAPS_MB, beside, daemon_heaps, executor_split, plan_default, render_env)
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_explain import (
+    explain_capacity, explain_default, explain_heaps, explain_lab, nodemanager_why)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_peers import (  # noqa: F401 pylint: disable=unused-import
     PEERS, SEED_CONSTANTS, plan_seed)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_render import (  # noqa: F401 pylint: disable=unused-import
@@ -78,32 +81,30 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
         warnings.append('reserve_am_slot: deprecated and ignored; the plan now keeps room for the driver or the '
                         'ApplicationMaster itself (see capacity)')
     if profile == 'default':
-        numbers, explain = plan_default(norm, opts, c, warnings)
+        numbers, why = plan_default(norm, opts, c, warnings)
+        explain = explain_default(why, c)
     elif profile == 'seed':
         numbers, explain = plan_seed(norm, opts, c, warnings)
     else:
         numbers, explain = PEERS[profile](norm, opts, c, warnings)
-    heaps = daemon_heaps(norm, numbers['nms'], opts['lab'], explain, warnings)
+    heaps, why_heaps = daemon_heaps(norm, numbers['nms'], opts['lab'], warnings)
+    explain.update(explain_heaps(heaps, why_heaps))
     hadoop_env, spark_env = render_env(heaps)
     if profile == 'stock':
         hadoop_env, spark_env = {}, {}
         explain['hadoop_env'] = 'stock: no heap settings; the JVM picks a quarter of the memory'
     yarn_site, mapred_site, spark_defaults, nodemanagers = render(numbers)
     for name, nm in numbers['nms'].items():
-        if 'why_memory' in nm:
-            explain['nodemanagers.%s.%s' % (name, NM_MEMORY)] = nm['why_memory']
-            explain['nodemanagers.%s.%s' % (name, NM_VCORES)] = nm['why_vcores']
+        if 'why' in nm:
+            why_memory, why_vcores = nodemanager_why(nm['why'])
+            explain['nodemanagers.%s.%s' % (name, NM_MEMORY)] = why_memory
+            explain['nodemanagers.%s.%s' % (name, NM_VCORES)] = why_vcores
     ref = numbers['ref']
     explain.setdefault(NM_MEMORY, 'The smallest NodeManager (%s); per-host values are under nodemanagers.' % ref)
     explain.setdefault(NM_VCORES, 'The smallest NodeManager (%s); per-host values are under nodemanagers.' % ref)
     explain.setdefault('spark.yarn.am.memory', 'Spark\'s default client-mode ApplicationMaster heap, 512m.')
     if opts['lab']:
-        explain['lab'] = ('Lab mode: %d nodes share one machine. Each container can use all of its CPUs and counts '
-                          'its share of the memory (capped by its container limit); the executors of all nodes '
-                          'together never exceed the machine\'s CPUs, in as few executors as possible (one JVM '
-                          'with its shuffle local was the fastest measured, docs/sizing.md); memory moves in %d MB '
-                          'steps; daemon heaps are 256-512m. The rest are the rules of any small cluster.'
-                          % (opts['lab']['nodes_per_machine'], c['lab_memory_granularity_mb']))
+        explain['lab'] = explain_lab(opts['lab'], c)
     result = {
         'profile': profile,
         'driver_deploy_mode': opts['driver_deploy_mode'],
@@ -135,13 +136,5 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
     result['capacity'] = capacity(result)
     result['heaps_mb'] = heaps_mb(result)
     result['hosts'] = hosts_summary(result, norm)
-    cap = result['capacity']
-    explain['capacity'] = (
-        'What YARN can grant, counted as the ResourceManager does (memory only, every request rounded up to the '
-        '%s MB minimum allocation, the first container on the node where it costs the most): %d executors beside '
-        'the driver\'s %d MB container (cluster mode), %d beside the %d MB client-mode ApplicationMaster, %d maps '
-        'of %d MB beside a %d MB MapReduce ApplicationMaster.' % (
-            result['yarn_site']['yarn.scheduler.minimum-allocation-mb'], cap['cluster'], cap['driver_mb'],
-            cap['client'], cap['am_mb'], cap['mapreduce']['maps'], cap['mapreduce']['map_mb'],
-            cap['mapreduce']['am_mb']))
+    explain['capacity'] = explain_capacity(result)
     return result

@@ -3,7 +3,9 @@
 # Apache License 2.0 (see LICENSE)
 """The default profile: this collection's rules (docs/sizing.md), and the daemon heaps every profile uses.
 
-Plain functions over plain values: no Ansible imports, no file or network access.
+Arithmetic only: each function returns its numbers and the few facts behind them (a `why`); plan_explain turns
+those into the sentences of `explain`. Plain functions over plain values: no Ansible imports, no file or network
+access.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -12,6 +14,7 @@ __metaclass__ = type
 
 import math
 
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_explain import first_container
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
     PlanError, SPARK_MIN_OVERHEAD_MB, bracket, effective, fmt_size, lab_machine_cores, roundup)
 
@@ -76,7 +79,8 @@ def executor_split(container_mb, c):
 # ---------------------------------------------------------------- NodeManagers
 
 def nodemanagers(hosts, c, lab, services, global_res, warnings):
-    """Each NodeManager's memory and vcores (the default's and the seed's rule), with the reasons."""
+    """Each NodeManager's memory and vcores (the default's and the seed's rule), with the facts behind them in
+    nm['why'] (plan_explain.nodemanager_why words them)."""
     nms = {}
     for host in hosts:
         if 'nodemanager' not in host['roles']:
@@ -85,38 +89,33 @@ def nodemanagers(hosts, c, lab, services, global_res, warnings):
         cores, memory, notes = effective(host, lab)
         keep = max(1, int(math.ceil(cores / float(c['cores_per_kept_core']))))
         vcores = cores - keep
-        why_v = ('%d CPU(s) less ceil(%d / %d) = %d kept back for the OS and the daemons'
-                 % (cores, cores, c['cores_per_kept_core'], keep))
         if lab:
             # Every node's daemons already share these CPUs: a core kept back per node would keep back more than
             # the machine has. The executors of all nodes together are capped at the machine's CPUs instead.
             vcores = cores
-            why_v = ('lab mode: the %d CPU(s) of the machine, none kept back per node (the nodes share them; the '
-                     'executors together take at most that many)' % cores)
         reserved = max(min(c['reserve_cap_gib'] * 1024.0, memory * c['reserve_fraction']),
                        memory * c['reserve_floor_fraction'])
-        why_m = ('kept back max(min(%s GiB, %s x memory), %s x memory) = %d MB for the OS and the daemons'
-                 % (c['reserve_cap_gib'], c['reserve_fraction'], c['reserve_floor_fraction'], reserved))
+        why = {'c': c, 'cores': cores, 'keep': keep, 'lab': bool(lab), 'rule_reserved': reserved, 'notes': notes,
+               'memory_mb': memory, 'given_memory_mb': None, 'given_vcores': None, 'services': [], 'raised': False}
         res = host['reservations'] or global_res or {}
         if res.get('memory_mb') is not None:
             reserved = res['memory_mb']
-            why_m = 'kept back %d MB (given in reservations)' % reserved
+            why['given_memory_mb'] = reserved
         if res.get('vcores') is not None:
             vcores = cores - res['vcores']
-            why_v = '%d CPU(s) less %d reserved (given in reservations)' % (cores, res['vcores'])
+            why['given_vcores'] = res['vcores']
         for svc in services:
             if svc['hosts'] is None or name in svc['hosts']:
                 reserved += svc['memory_mb']
                 vcores -= svc['vcores']
-                why_m += ', plus %d MB for %s' % (svc['memory_mb'], svc['name'])
-                why_v += ', less %d for %s' % (svc['vcores'], svc['name'])
+                why['services'].append((svc['name'], svc['memory_mb'], svc['vcores']))
         grain = int(c['lab_memory_granularity_mb']) if lab else 1024
         if vcores < 1:
             if not lab:
                 warnings.append('%s: %d CPU(s) leave no core for the OS and daemons; the NodeManager gets 1 vcore '
                                 'anyway' % (name, cores))
             vcores = 1
-            why_v += '; raised to 1, what the node has, so it can run a container'
+            why['raised'] = True
         nm_mb = int((memory - reserved) // grain) * grain
         if nm_mb < 1024:
             raise PlanError('hosts[%s].memory_mb: %d MB leaves %d MB for YARN after %d MB kept back; memory too small '
@@ -125,12 +124,9 @@ def nodemanagers(hosts, c, lab, services, global_res, warnings):
         if lab and nm_mb < c['lab_nodemanager_min_mb']:
             warnings.append('%s: lab NodeManager memory %d MB is below %d MB; a Spark job with 2 executors and a '
                             'driver may not fit' % (name, nm_mb, c['lab_nodemanager_min_mb']))
+        why.update(nm_mb=nm_mb, grain=grain)
         nms[name] = {'cores': cores, 'memory_mb': memory, 'nm_mb': nm_mb, 'vcores': vcores,
-                     'reserved_mb': int(reserved),
-                     'why_memory': '%s%d MB of memory, %s: %d MB left for containers, in %s.' % (
-                         ''.join(n + '; ' for n in notes), memory, why_m, nm_mb,
-                         'whole GiB' if grain == 1024 else '%d MB steps' % grain),
-                     'why_vcores': why_v + '.'}
+                     'reserved_mb': int(reserved), 'why': why}
     if not nms:
         raise PlanError('hosts: no host has the nodemanager role; give at least one host roles: [nodemanager, ...]')
     return nms
@@ -153,9 +149,8 @@ def _typical(nms):
 def _driver(ref_gib, largest_nm, min_alloc, c, workload, warnings):
     base = bracket(ref_gib, c['driver_brackets_gib'], True)
     heap = int(base * 1024 * (c['sql_heavy_driver_factor'] if workload == 'sql_heavy' else 1))
-    why = 'node memory %.0f GiB gives %s by the bracket table' % (ref_gib, fmt_size(base * 1024))
-    if workload == 'sql_heavy':
-        why += ', times %s for sql_heavy = %s' % (c['sql_heavy_driver_factor'], fmt_size(heap))
+    why = {'ref_gib': ref_gib, 'base_gib': base, 'workload': workload, 'asked': heap, 'lowered_to': None,
+           'largest_nm': largest_nm}
     cap = int(largest_nm * c['driver_max_nm_fraction']) // min_alloc * min_alloc
     container = roundup(heap + overhead_mb(heap, c['driver_overhead_fraction']), min_alloc)
     if container > cap:
@@ -167,8 +162,7 @@ def _driver(ref_gib, largest_nm, min_alloc, c, workload, warnings):
                             '3 GiB)' % (largest_nm, DRIVER_MIN_HEAP_MB))
         warnings.append('spark.driver.memory: %s would take more than %s of the largest NodeManager (%d MB); '
                         'lowered to %s' % (fmt_size(heap), c['driver_max_nm_fraction'], largest_nm, fmt_size(new)))
-        why += '; lowered to %s so its container stays within %s of the largest NodeManager (%d MB)' % (
-            fmt_size(new), c['driver_max_nm_fraction'], largest_nm)
+        why['lowered_to'] = new
         heap = new
     over = overhead_mb(heap, c['driver_overhead_fraction'])
     return heap, over, roundup(heap + over, min_alloc), why
@@ -176,12 +170,11 @@ def _driver(ref_gib, largest_nm, min_alloc, c, workload, warnings):
 
 def _am(ref_gib, largest_nm, min_alloc, c):
     heap = int(bracket(ref_gib, c['am_brackets_mb'], True))
-    why = ('the client-mode ApplicationMaster only asks YARN for containers: %s for %.0f GiB nodes by the bracket '
-           'table (Spark\'s default is 512m)' % (fmt_size(heap), ref_gib))
+    why = {'ref_gib': ref_gib, 'asked': heap, 'small': False}
     cap = int(largest_nm * c['driver_max_nm_fraction'])
     if roundup(heap + overhead_mb(heap), min_alloc) > cap and heap > 512:
         heap = 512
-        why += '; 512m on these small nodes'
+        why['small'] = True
     over = overhead_mb(heap)
     return heap, over, roundup(heap + over, min_alloc), why
 
@@ -220,13 +213,11 @@ def _executor_cores(nms, opts, c):
         if ec > nms[most]['vcores']:
             raise PlanError('executor_cores: %d is more than the NodeManager vcores of %s (%d), the largest; '
                             'allowed 1..%d' % (ec, most, nms[most]['vcores'], nms[most]['vcores']))
-        return [ec], 'given (executor_cores=%d)' % ec
+        return [ec], 'given'
     default = min(int(c['executor_cores']), nms[most]['vcores'])
     choices = set(range(max(1, (default + 1) // 2, default - 7), default + 1))
     choices.update(nm['vcores'] for nm in nms.values() if nm['vcores'] < default)
-    why = ('the default %d unless a smaller size (down to half, or a smaller NodeManager\'s vcores) keeps the '
-           'cluster more than %d%% busier' % (int(c['executor_cores']), round(100 * c['executor_cores_gain'])))
-    return sorted(choices, reverse=True), why
+    return sorted(choices, reverse=True), 'default'
 
 
 def _pick_shape(shapes, default, c):
@@ -264,7 +255,8 @@ def _idle_warnings(nms, ec, container, per_host, first, c, warnings):
 
 
 def plan_default(hosts, opts, c, warnings):
-    """This collection's rules; see docs/sizing.md."""
+    """This collection's rules; see docs/sizing.md. Returns the numbers and their `why` (the facts
+    plan_explain.explain_default words)."""
     lab = opts['lab']
     nms = nodemanagers(hosts, c, lab, opts['other_services'], opts['reservations'], warnings)
     ref_name = _typical(nms)
@@ -290,22 +282,20 @@ def plan_default(hosts, opts, c, warnings):
     am, am_over, am_container, why_am = _am(ref_gib, largest_nm, min_alloc, c)
     cluster_mode = opts['driver_deploy_mode'] == 'cluster'
     first = drv_container if cluster_mode else am_container
-    first_what = ('the driver\'s %d MB container (cluster mode)' % drv_container if cluster_mode
-                  else 'the ApplicationMaster\'s %d MB container (client mode)' % am_container)
     # Executor shape: the one that keeps the most of the cluster busy
-    ec_choices, why_ec = _executor_cores(nms, opts, c)
+    ec_choices, ec_source = _executor_cores(nms, opts, c)
     machine_cores = lab_machine_cores(hosts, lab)
     if machine_cores and opts['executor_cores'] is None:
         # One machine's CPUs for every node's executors: as few executors as use them all (one JVM, its
         # shuffle local, measured fastest in the lab: docs/sizing.md).
         ec_choices = [min(machine_cores, max(nm['vcores'] for nm in nms.values()))]
-        why_ec = ('lab mode: the nodes share the machine\'s %d CPU(s), so the executors together get that many, in '
-                  'as few executors as possible (%d cores each)' % (machine_cores, ec_choices[0]))
+        ec_source = 'lab'
     shapes = _shapes(nms, ec_choices, first, min_alloc, c, total_cores=machine_cores)
     if not shapes:
         raise PlanError('hosts: the NodeManagers (largest %d MB) cannot hold %s and one executor of at least %d MB. '
                         'Allowed: more memory, fewer reservations, or more NodeManagers'
-                        % (largest_nm, first_what, int(c['min_executor_mb'])))
+                        % (largest_nm, first_container(cluster_mode, drv_container, am_container),
+                           int(c['min_executor_mb'])))
     default_ec = ec_choices[0] if opts['executor_cores'] is None else opts['executor_cores']
     _score, ec, container, per_host, instances = _pick_shape(shapes, default_ec, c)
     heap, overhead = executor_split(container, c)
@@ -318,15 +308,12 @@ def plan_default(hosts, opts, c, warnings):
     total_cores = instances * ec
     parallelism = max(1, int(c['parallelism_per_core'] * total_cores))
     floor_parts = max(1, int(c['partitions_per_core'] * total_cores))
+    by_data = None
     if opts['shuffle_data_bytes']:
         by_data = -(-opts['shuffle_data_bytes'] // int(c['bytes_per_partition']))
         partitions = max(by_data, floor_parts)
-        why_parts = ('Partitions = ceil(%d bytes of shuffle / %d bytes per partition) = %d, never below %s x %d executor cores = %d'
-                     % (opts['shuffle_data_bytes'], c['bytes_per_partition'], by_data, c['partitions_per_core'],
-                        total_cores, floor_parts))
     else:
         partitions = floor_parts
-        why_parts = 'No shuffle_data_bytes given: %s x %d executor cores' % (c['partitions_per_core'], total_cores)
     numbers = {
         'nms': nms, 'ref': min(nms, key=lambda n: (nms[n]['nm_mb'], nms[n]['vcores'], n)),
         'min_alloc': min_alloc, 'max_alloc': max_alloc,
@@ -336,57 +323,26 @@ def plan_default(hosts, opts, c, warnings):
         'am': reduce_mb, 'map_xmx': '-Xmx%dm' % int(map_mb * frac), 'reduce_xmx': '-Xmx%dm' % int(reduce_mb * frac),
         'am_xmx': '-Xmx%dm' % int(reduce_mb * frac), 'dynamic_allocation': 'false', 'per_host': per_host,
     }
-    explain = {
-        'yarn.scheduler.minimum-allocation-mb': (
-            'The smallest container YARN grants, and the step every request is rounded up to: min(%d, the %d MB map '
-            'container%s), so small maps are not rounded up.' % (
-                c['min_allocation_mb'], map_mb, ', the lab\'s %d MB steps' % c['lab_memory_granularity_mb']
-                if lab else '')),
-        'yarn.scheduler.maximum-allocation-mb': (
-            'The largest container the plan asks for (executor %d MB, driver %d MB, client AM %d MB, reduce %d MB) '
-            'rounded up to a multiple of %d GiB, never above the largest NodeManager (%s, %d MB).' % (
-                container, drv_container, am_container, reduce_mb, step // 1024, largest_name, largest_nm)),
-        'yarn.scheduler.maximum-allocation-vcores': 'The most vcores of any NodeManager, so an executor of %d cores '
-                                                    'is accepted.' % ec,
-        'spark.executor.cores': 'Cores per executor: %s; %d chosen.' % (why_ec, ec),
-        'spark.executor.memory': (
-            'Executor containers of %d MB: of the candidate shapes (containers of %d MB to %d GiB in %d MB steps), '
-            'the one that keeps the cluster busiest, i.e. the most (executor cores granted) x (executor memory '
-            'granted), counting only executors that fit beside %s. The heap is the container less an overhead of '
-            'about a tenth of the heap (at least %d MB), rounded down = %s.' % (
-                container, max(int(c['min_executor_mb']), min_alloc), int(c['heap_cap_gib'] * c['heap_divisor']),
-                min_alloc, first_what, c['min_overhead_mb'], fmt_size(heap))),
-        'spark.executor.memoryOverhead': 'The rest of the %d MB container: %d MB (at least %d MB, Spark\'s floor).' % (
-            container, overhead, c['min_overhead_mb']),
-        'spark.executor.instances': (
-            'By cores and memory, %d executors fit the NodeManagers (%s); YARN can grant %d beside %s, placed on the '
-            'node where it costs the most; the plan asks for %d, so every executor asked for is granted.' % (
-                planned, ', '.join('%s %d' % (n, per_host[n]) for n in sorted(per_host)),
-                beside(sizes, container, first), first_what, instances)),
-        'spark.driver.memory': 'Driver heap: %s (sized on %s); its container is %d MB with %d MB of overhead.' % (
-            why_driver, where, drv_container, drv_over),
-        'spark.yarn.am.memory': 'Client-mode ApplicationMaster heap: %s; its container is %d MB with %d MB of '
-                                'overhead.' % (why_am, am_container, am_over),
-        'spark.sql.shuffle.partitions': why_parts + '.',
-        'spark.default.parallelism': 'Parallelism = %s x %d executor cores (%d executors x %d cores).' % (
-            c['parallelism_per_core'], total_cores, instances, ec),
-        'spark.dynamicAllocation.enabled': 'Off (false): the plan fixes spark.executor.instances.',
-        'mapreduce.map.memory.mb': ('Map container by the node memory of %s (%.0f GiB): <= 4/8/24 GiB gives '
-                                    '256/512/1024 MB, more gives 2048 MB.' % (where, ref_gib)),
-        'mapreduce.reduce.memory.mb': 'Reduces get %s x the map container.' % c['reduce_factor'],
-        'yarn.app.mapreduce.am.resource.mb': 'The MapReduce ApplicationMaster gets a reduce-sized container.',
-        'mapreduce.map.java.opts': ('The heap (-Xmx) is %s x the %d MB container, in MB, leaving the rest for the JVM\'s '
-                                    'non-heap memory so the physical-memory check does not kill the task.'
-                                    % (frac, map_mb)),
-        'mapreduce.reduce.java.opts': 'The heap (-Xmx) is %s x the %d MB container, in MB.' % (frac, reduce_mb),
-        'yarn.app.mapreduce.am.command-opts': 'The heap (-Xmx) is %s x the %d MB container, in MB.' % (frac, reduce_mb),
+    # The facts behind the numbers, for plan_explain.explain_default.
+    why = {
+        'lab': bool(lab), 'where': where, 'ref_gib': ref_gib, 'largest_name': largest_name, 'largest_nm': largest_nm,
+        'map_mb': map_mb, 'reduce_mb': reduce_mb, 'min_alloc': min_alloc, 'step': step, 'cluster_mode': cluster_mode,
+        'ec': ec, 'container': container, 'heap': heap, 'overhead': overhead, 'planned': planned,
+        'per_host': per_host, 'instances': instances, 'beside': beside(sizes, container, first),
+        'total_cores': total_cores, 'drv_container': drv_container, 'drv_over': drv_over,
+        'am_container': am_container, 'am_over': am_over, 'driver_facts': why_driver, 'am_facts': why_am,
+        'ec_facts': {'source': ec_source, 'ec': ec_choices[0], 'machine_cores': machine_cores},
+        'parts_facts': {'shuffle_data_bytes': opts['shuffle_data_bytes'], 'by_data': by_data,
+                        'floor_parts': floor_parts, 'total_cores': total_cores},
     }
-    return numbers, explain
+    return numbers, why
 
 
 # ---------------------------------------------------------------- daemon heaps
 
-def daemon_heaps(hosts, nms, lab, explain, warnings):
+def daemon_heaps(hosts, nms, lab, warnings):
+    """The daemon heaps (MB, by env name) and, by the same names in the order sized, the facts behind each
+    (plan_explain.explain_heaps words them)."""
     def memory_for(role):
         for host in hosts:
             if role in host['roles']:
@@ -395,10 +351,11 @@ def daemon_heaps(hosts, nms, lab, explain, warnings):
         return nms[name]['memory_mb'] / 1024.0, name
 
     heaps = {}
+    why = {}
     if lab:
         heaps = dict(LAB_HEAPS_MB)
         for key in heaps:
-            explain['hadoop_env.' + key] = 'Lab mode: a small fixed heap of %s.' % fmt_size(heaps[key])
+            why[key] = {'rule': 'lab'}
     else:
         rules = {
             'HDFS_NAMENODE_OPTS': ('namenode', 64, 16),
@@ -410,14 +367,13 @@ def daemon_heaps(hosts, nms, lab, explain, warnings):
         for key, (role, divisor, cap) in rules.items():
             gib, where = memory_for(role)
             heaps[key] = int(min(max(1, gib // divisor), cap)) * 1024
-            explain['hadoop_env.' + key] = ('%s has %.0f GiB: %.0f / %d GiB, kept between 1 and %d GiB.'
-                                            % (where, gib, gib, divisor, cap))
+            why[key] = {'rule': 'share', 'where': where, 'gib': gib, 'divisor': divisor, 'cap': cap}
         for key, role in (('MAPRED_HISTORYSERVER_OPTS', 'jobhistory'), ('SPARK_DAEMON_MEMORY', 'spark_history')):
             gib, where = memory_for(role)
             heaps[key] = 2048 if gib >= 64 else 1024
-            explain['hadoop_env.' + key] = '%s has %.0f GiB: 2g from 64 GiB, else 1g.' % (where, gib)
+            why[key] = {'rule': 'history', 'where': where, 'gib': gib}
         heaps['HADOOP_HEAPSIZE_MAX'] = 1024
-        explain['hadoop_env.HADOOP_HEAPSIZE_MAX'] = 'Client commands (hdfs dfs, yarn) get 1g.'
+        why['HADOOP_HEAPSIZE_MAX'] = {'rule': 'client'}
     # The heaps on a NodeManager host come out of its reservation; say so when they do not fit.
     for host in hosts:
         if host['name'] not in nms:
@@ -428,7 +384,7 @@ def daemon_heaps(hosts, nms, lab, explain, warnings):
             warnings.append('%s: daemon heaps (%d MB) exceed the memory kept back from YARN (%d MB); raise '
                             'reservations.memory_mb or move master daemons off this host'
                             % (host['name'], total, reserved))
-    return heaps
+    return heaps, why
 
 
 def render_env(heaps):
