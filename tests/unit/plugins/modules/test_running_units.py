@@ -49,12 +49,12 @@ def test_runs_in_check_mode(monkeypatch):
 
 
 def test_nothing_running(monkeypatch):
-    result, _ = run(monkeypatch, {}, out='')
+    result = run(monkeypatch, {}, out='')[0]
     assert result['units'] == []
 
 
 def test_systemctl_failure_is_named(monkeypatch):
-    result, _ = run(monkeypatch, {}, rc=1, out='', err='Failed to connect to bus')
+    result = run(monkeypatch, {}, rc=1, out='', err='Failed to connect to bus')[0]
     assert result['failed'] and result['msg'] == 'systemctl list-units failed (rc 1): Failed to connect to bus'
 
 
