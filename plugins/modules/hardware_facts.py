@@ -34,13 +34,8 @@ options:
       - Block devices smaller than this are not reported as data disks.
     type: int
     default: 1073741824
-attributes:
-  check_mode:
-    support: full
-    description: The module only reads; it runs the same in check mode.
-  diff_mode:
-    support: none
-    description: Nothing changes, so there is no diff.
+extends_documentation_fragment:
+  - bigdata.spark.read_only
 notes:
   - Installed memory is the sum of the online memory blocks in C(/sys/devices/system/memory); it is
     closer to the DIMM size than C(MemTotal), which the kernel shrinks by its own reservations.

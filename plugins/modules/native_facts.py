@@ -39,13 +39,8 @@ options:
     description: Extra environment for C(hadoop checknative), such as C(HADOOP_CONF_DIR) and C(JAVA_HOME).
     type: dict
     default: {}
-attributes:
-  check_mode:
-    support: full
-    description: The module only reads; it runs the same in check mode.
-  diff_mode:
-    support: none
-    description: Nothing changes, so there is no diff.
+extends_documentation_fragment:
+  - bigdata.spark.read_only
 seealso:
   - module: bigdata.spark.hardware_facts
 """

@@ -56,13 +56,8 @@ options:
     description: Directory holding C(proc), C(sys), C(etc) and C(run). Only for tests and copied trees.
     type: path
     default: /
-attributes:
-  check_mode:
-    support: full
-    description: The module only reads; it runs the same in check mode.
-  diff_mode:
-    support: none
-    description: Nothing changes, so there is no diff.
+extends_documentation_fragment:
+  - bigdata.spark.read_only
 seealso:
   - module: bigdata.spark.hardware_facts
 """

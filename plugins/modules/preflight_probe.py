@@ -47,13 +47,8 @@ options:
     type: list
     elements: str
     default: []
-attributes:
-  check_mode:
-    support: full
-    description: The module only reads; it runs the same in check mode.
-  diff_mode:
-    support: none
-    description: Nothing changes, so there is no diff.
+extends_documentation_fragment:
+  - bigdata.spark.read_only
 seealso:
   - module: bigdata.spark.preflight_report
 """

@@ -52,13 +52,8 @@ options:
     description: Time stamp to print in the report.
     type: str
     default: ""
-attributes:
-  check_mode:
-    support: full
-    description: The module only computes; it runs the same in check mode.
-  diff_mode:
-    support: none
-    description: Nothing changes, so there is no diff.
+extends_documentation_fragment:
+  - bigdata.spark.read_only
 seealso:
   - module: bigdata.spark.preflight_probe
 """

@@ -28,13 +28,8 @@ options:
     type: list
     elements: str
     default: ["hadoop-*", "spark-*"]
-attributes:
-  check_mode:
-    support: full
-    description: The module only reads; it runs the same in check mode.
-  diff_mode:
-    support: none
-    description: Nothing changes, so there is no diff.
+extends_documentation_fragment:
+  - bigdata.spark.read_only
 """
 
 EXAMPLES = r"""
