@@ -21,8 +21,11 @@ help:
 setup:
 	@scripts/setup-host.sh
 
+# Hadoop, Spark and ZooKeeper (tools/dist/README.md); each is skipped when its inputs are unchanged.
 artifacts: setup
-	@python3 tools/build_dist.py --out artifacts
+	@python3 tools/build_dist.py --out artifacts --only hadoop
+	@python3 tools/build_dist.py --out artifacts --only spark
+	@python3 tools/build_dist.py --out artifacts --only zookeeper
 
 image: setup
 	@lab/build-image.sh

@@ -1,4 +1,5 @@
-"""Build hadoop-X.tar.gz and spark-Y-bin-hadoop3.tgz (+ .sha512) from Maven and the pyspark sdist.
+"""Build hadoop-X.tar.gz, spark-Y-bin-hadoop3.tgz and apache-zookeeper-Z-bin.tar.gz (+ .sha512) from Maven
+and the pyspark sdist.
 
 The jars are the real Apache jars: Hadoop's from a Maven repository (Central by default, or an
 internal proxy given with --maven-repo), Spark's from the pyspark sdist on PyPI. The launcher
@@ -28,6 +29,7 @@ DIST_SRC = os.path.join(HERE, "dist")
 
 HADOOP_GROUP = "org.apache.hadoop"
 SPARK_GROUP = "org.apache.spark"
+ZOOKEEPER_GROUP = "org.apache.zookeeper"
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 SHADE_PLUGIN_VERSION = "3.5.1"
 
@@ -878,11 +880,120 @@ def build_spark(args, mvn, work):
 
 
 # ---------------------------------------------------------------------------------------------
+# ZooKeeper
+# ---------------------------------------------------------------------------------------------
+
+# What lib/ holds besides org.apache.zookeeper:zookeeper's runtime dependencies (which leave out what its pom
+# marks provided or optional): the slf4j binding the server logs through (conf/logback.xml), the percentile
+# counters' metrics-core, the AdminServer's Jetty and Jackson (only used with admin.enableServer=true),
+# commons-cli for ZooKeeperMain, the command-line client, and snappy-java. Versions: ZooKeeper's own parent pom.
+ZOOKEEPER_EXTRA = (
+    ("ch.qos.logback", "logback-classic"),
+    ("io.dropwizard.metrics", "metrics-core"),
+    ("org.eclipse.jetty", "jetty-server"),
+    ("org.eclipse.jetty", "jetty-servlet"),
+    ("com.fasterxml.jackson.core", "jackson-databind"),
+    ("commons-cli", "commons-cli"),
+    # The snapshot streams (SnapStream) load snappy-java's classes whatever the compression method.
+    ("org.xerial.snappy", "snappy-java"),
+)
+# netty-tcnative's native jars for other operating systems than Linux are left out.
+ZOOKEEPER_SKIP_CLASSIFIERS = re.compile(r"^(osx|windows)-")
+
+ZOOKEEPER_README = """# Apache ZooKeeper {version}, repackaged for the bigdata.spark Ansible collection
+
+`lib/` holds the unmodified jars of org.apache.zookeeper:zookeeper {version} and its runtime dependencies as
+published to Maven, with the logback binding, metrics-core, the AdminServer's Jetty and Jackson, commons-cli and
+snappy-java at the versions ZooKeeper's parent pom names ({jar_count} jars). `conf/` holds short samples written for
+bigdata.spark; there is no bin/: the collection's systemd unit runs
+`java -cp CONF:lib/* org.apache.zookeeper.server.quorum.QuorumPeerMain CONF/zoo.cfg` itself.
+
+Not included: bin/zkServer.sh and the other scripts, docs/, the Prometheus metrics provider and jline. Built by tools/build_dist.py.
+"""
+
+
+def zookeeper_tarball_name(version):
+    """Apache's name of the binary release."""
+    return "apache-zookeeper-%s-bin.tar.gz" % version
+
+
+def zookeeper_pom(version, extra=ZOOKEEPER_EXTRA):
+    """A pom whose runtime dependencies are ZooKeeper's lib/: the server and the extras, at the versions of
+    ZooKeeper's parent pom (imported as a bill of materials)."""
+    bom = ("  <dependencyManagement><dependencies>\n%s\n  </dependencies></dependencyManagement>"
+           % dependency_xml(ZOOKEEPER_GROUP, "parent", version).replace(
+               "</version>", "</version><type>pom</type><scope>import</scope>"))
+    deps = [dependency_xml(ZOOKEEPER_GROUP, "zookeeper", version)]
+    deps += [dependency_xml(g, a, "").replace("<version></version>", "") for g, a in extra]
+    return _pom("zookeeper-dist", bom + "\n  <dependencies>\n%s\n  </dependencies>" % "\n".join(deps))
+
+
+def zookeeper_jars(artifacts):
+    """The jars of lib/, sorted by file name: one per (group, artifact, classifier), no other OS's natives,
+    one slf4j binding."""
+    out, seen = [], set()
+    for art in artifacts:
+        key = (art.group, art.artifact, art.classifier)
+        if art.type != "jar" or key in seen or ZOOKEEPER_SKIP_CLASSIFIERS.match(art.classifier):
+            continue
+        seen.add(key)
+        out.append(art)
+    bindings = sorted(jar_file_name(a) for a in out if a.artifact in SLF4J_BINDINGS)
+    if len(bindings) != 1:
+        raise BuildError("ZooKeeper's lib/ needs one slf4j binding, got: %s" % (", ".join(bindings) or "none"))
+    if not any(a.group == ZOOKEEPER_GROUP and a.artifact == "zookeeper" for a in out):
+        raise BuildError("org.apache.zookeeper:zookeeper did not resolve")
+    return sorted(out, key=jar_file_name)
+
+
+def build_zookeeper(args, mvn, work):
+    name = zookeeper_tarball_name(args.zookeeper_version)
+    tarball = os.path.join(args.out, name)
+    inputs = {
+        "kind": "zookeeper",
+        "zookeeper_version": args.zookeeper_version,
+        "maven_repo": args.maven_repo or "default",
+        "builder": builder_digest(),
+    }
+    fingerprint = inputs_fingerprint(inputs)
+    if up_to_date(tarball, fingerprint):
+        log("%s up to date" % name)
+        return tarball
+
+    root = os.path.join(work, "zookeeper")
+    shutil.rmtree(root, ignore_errors=True)
+    write_poms(root, {".": zookeeper_pom(args.zookeeper_version)})
+    mvn.run(["%s:list" % DEPENDENCY_PLUGIN, "-DincludeScope=runtime",
+             "-DoutputAbsoluteArtifactFilename=true", "-DoutputFile=deps.txt"], root)
+    with open(os.path.join(root, "deps.txt")) as f:
+        jars = zookeeper_jars(parse_dependency_list(f.read()))
+
+    top = "apache-zookeeper-%s-bin" % args.zookeeper_version
+    writer = TarWriter(tarball, mtime=ENTRY_MTIME)
+    try:
+        src = os.path.join(DIST_SRC, "zookeeper")
+        for rel in sorted(os.path.relpath(p, src) for p in tree_files(src)):
+            writer.add_file("%s/%s" % (top, rel), os.path.join(src, rel), mode=0o644)
+        for art in jars:
+            writer.add_file("%s/lib/%s" % (top, jar_file_name(art)), art.path, mode=0o644)
+        # The Apache License 2.0 text (the jars carry none; this collection's LICENSE is the same text).
+        writer.add_file("%s/LICENSE.txt" % top, os.path.join(REPO_ROOT, "LICENSE"), mode=0o644)
+        writer.add_bytes("%s/README.md" % top, ZOOKEEPER_README.format(
+            version=args.zookeeper_version, jar_count=len(jars)).encode())
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    return finish_tarball(tarball, inputs, fingerprint, len(jars))
+
+
+# ---------------------------------------------------------------------------------------------
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(
-        description="Build hadoop-<v>.tar.gz and spark-<v>-bin-hadoop3.tgz (each with a .sha512) from "
-                    "Maven artifacts and the pyspark sdist. Skips a tarball whose inputs are unchanged.")
+        description="Build hadoop-<v>.tar.gz, spark-<v>-bin-hadoop3.tgz and apache-zookeeper-<v>-bin.tar.gz "
+                    "(each with a .sha512) from Maven artifacts and the pyspark sdist. Skips a tarball whose inputs "
+                    "are unchanged.")
     p.add_argument("--out", default=os.path.join(REPO_ROOT, "artifacts"), help="output directory (default: artifacts/)")
     p.add_argument("--cache", default=os.path.join(REPO_ROOT, ".cache"), help="download cache (default: .cache/)")
     p.add_argument("--maven-repo", metavar="URL",
@@ -892,6 +1003,7 @@ def parse_args(argv=None):
     p.add_argument("--maven-local-repo", metavar="DIR", help="local Maven repository (default: ~/.m2/repository)")
     p.add_argument("--hadoop-version", default="3.3.6")
     p.add_argument("--spark-version", default="3.5.7")
+    p.add_argument("--zookeeper-version", default="3.9.3")
     p.add_argument("--scala", default="2.12", help="Scala binary version of the Spark artifacts")
     p.add_argument("--shuffle-classes-version", metavar="V",
                    help="spark-network-yarn version for the shuffle service classes (default: the Spark "
@@ -902,7 +1014,7 @@ def parse_args(argv=None):
                    help="target CPU: names the Hadoop tarball (hadoop-V-aarch64.tar.gz) and swaps the jars "
                         "whose native code differs (aarch64: org.openlabtesting leveldbjni-all); libhadoop is "
                         "not on Maven")
-    p.add_argument("--only", choices=("hadoop", "spark"), help="build only this distribution")
+    p.add_argument("--only", choices=("hadoop", "spark", "zookeeper"), help="build only this distribution")
     return p.parse_args(argv)
 
 
@@ -921,6 +1033,8 @@ def main(argv=None):
             build_hadoop(args, mvn, work)
         if args.only in (None, "spark"):
             build_spark(args, mvn, work)
+        if args.only in (None, "zookeeper"):
+            build_zookeeper(args, mvn, work)
     except BuildError as exc:
         print("build_dist: ERROR: %s" % exc, file=sys.stderr)
         return 1
