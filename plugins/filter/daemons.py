@@ -14,6 +14,7 @@ import yaml
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as table
+from ansible_collections.bigdata.spark.plugins.module_utils import ha
 
 # The collection's roles, beside plugins/ (in a checkout and in an installed collection alike).
 _ROLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "roles")
@@ -79,8 +80,19 @@ def yarn_problems(metrics, expected_nodemanagers):
     return _call("yarn_problems", table.yarn_problems, metrics, expected_nodemanagers)
 
 
-# The variables the table reads (a host's variables are templated when read, so only these are).
-_WANTED = frozenset(table.variables_read())
+def ha_plan(groups, variables, journal_addresses=None):
+    """The HA shape and settings from the inventory's groups and the HA variables (module_utils/ha.py)."""
+    variables = _mapping("ha_plan", variables)
+    defaults = role_defaults()
+    merged = dict((name, variables.get(name, defaults.get(name))) for name in ha.VARIABLES)
+    try:
+        return ha.ha_plan(groups, merged, journal_addresses)
+    except ha.HaError as exc:
+        raise AnsibleFilterError("ha_plan: %s" % exc) from exc
+
+
+# The variables the table and the HA plan read (a host's variables are templated when read, so only these are).
+_WANTED = frozenset(table.variables_read() + ha.VARIABLES)
 
 
 class FilterModule:
@@ -88,4 +100,4 @@ class FilterModule:
 
     def filters(self):
         return {"daemon_table": daemon_table, "role_daemons": role_daemons, "daemon_ports": daemon_ports,
-                "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems}
+                "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan}

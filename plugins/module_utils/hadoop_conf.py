@@ -18,6 +18,10 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9_.\-\[\]:/$]+$")
 _SPARK_KEY_RE = re.compile(r"^[A-Za-z0-9_.\-\[\]]+$")
 
 
+# Hadoop reads these properties as one entry per line (NodeFencer splits the fencing methods on line breaks).
+LINE_LIST_KEYS = frozenset(("dfs.ha.fencing.methods",))
+
+
 class HadoopConfError(ValueError):
     """Invalid configuration input, with a message a user can act on."""
 
@@ -38,6 +42,8 @@ def to_conf_value(value, key="?"):
         raise HadoopConfError(
             "property '%s' has a value of type %s; use a string, number, boolean or list" % (key, type(value).__name__)
         )
+    if key in LINE_LIST_KEYS and "\r" not in text:
+        return text
     if "\n" in text or "\r" in text:
         raise HadoopConfError("property '%s' has a line break in its value; configuration values are one line" % key)
     return text

@@ -283,17 +283,8 @@ def _groups(context, errors):
         if counts.get(group, 0) == 0:
             errors.append("inventory group '%s': no host. Allowed: at least one host in it (see "
                           "inventories/examples)." % group)
-    ha = context.get("ha", {})
-    if counts.get("namenode", 0) > 1:
-        why = ("HA settings are missing (dfs.nameservices and dfs.ha.namenodes.<nameservice> in hdfs_site_overrides)"
-               if not ha.get("hdfs") else "this collection deploys one NameNode; HA is not supported yet")
-        errors.append("inventory group 'namenode': %s hosts, %s. Allowed: exactly one host."
-                      % (counts["namenode"], why))
-    if counts.get("resourcemanager", 0) > 1:
-        why = ("yarn.resourcemanager.ha.enabled and yarn.resourcemanager.ha.rm-ids are missing from "
-               "yarn_site_overrides" if not ha.get("yarn") else "this collection deploys one ResourceManager")
-        errors.append("inventory group 'resourcemanager': %s hosts, %s. Allowed: exactly one host."
-                      % (counts["resourcemanager"], why))
+    # More than one NameNode or ResourceManager is HA: the HA plan's findings (plugins/module_utils/ha.py).
+    errors.extend(context.get("ha_errors", []))
 
 
 def settings_errors(settings, context, known=None, extra_patterns=(), defaults=None):
@@ -301,7 +292,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
 
     defaults: the roles' defaults; only the ports are read from them (to find clashes with a default port).
 
-    context: groups (group -> number of hosts), datanodes (number), ha ({hdfs: bool, yarn: bool}),
+    context: groups (group -> number of hosts), datanodes (number), ha_errors (the HA plan's findings),
     missing_files (controller paths that do not exist, as {variable: path}).
     """
     errors = []

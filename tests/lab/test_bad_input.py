@@ -112,13 +112,25 @@ CASES = {
                                       "yarn.nodemanager.resource.memory-mb is 900000 MiB on"),
 }
 
-# id -> (inventory change, text): mistakes in the groups.
-GROUP_CASES = {
-    "no-namenode": ("empty:namenode", "inventory group 'namenode': no host"),
-    "no-resourcemanager": ("empty:resourcemanager", "inventory group 'resourcemanager': no host"),
-    "two-namenodes-without-ha": ("second:namenode", "inventory group 'namenode': 2 hosts, HA settings are missing"),
-    "two-resourcemanagers-without-ha": ("second:resourcemanager", "inventory group 'resourcemanager': 2 hosts, yarn.resourcemanager.ha.enabled"),
+# id -> (inventory change, text): mistakes in the groups. A plain lab (one NameNode, one ResourceManager) gets a
+# second master without the quorum it needs; an HA lab (groups journalnodes and zookeeper) loses or folds a quorum.
+PLAIN_GROUP_CASES = {
+    "two-namenodes-without-journalnodes": ("second:namenode", "inventory group 'journalnodes': no host, but the group namenode has 2 hosts"),
+    "two-resourcemanagers-without-zookeeper": ("second:resourcemanager", "inventory group 'zookeeper': no host, but YARN HA"),
 }
+HA_GROUP_CASES = {
+    "ha-without-journalnodes": ("empty:journalnodes", "inventory group 'journalnodes': no host, but the group namenode has"),
+    "ha-without-zookeeper": ("empty:zookeeper", "inventory group 'zookeeper': no host, but HDFS and YARN HA"),
+    "even-zookeeper": ("drop:zookeeper", "inventory group 'zookeeper': 2 hosts. Allowed: an odd number"),
+    "journalnodes-on-one-host": ("samehost:journalnodes", "inventory group 'journalnodes': its 3 members share 1 address(es)"),
+}
+# id -> (extra vars, text): HA variables, on an HA lab.
+HA_CASES = {
+    "ha-without-fencing": ({"hdfs_ha_fencing_methods": []}, "hdfs_ha_fencing_methods: [] with HDFS HA"),
+    "nameservice-characters": ({"hdfs_nameservice": "my_ns"}, "hdfs_nameservice: 'my_ns'. Allowed: lowercase letters"),
+    "namenode-not-in-nameservice": ({"hdfs_ha_namenodes": ["no-such-host"]}, "hdfs_ha_namenodes: no-such-host is not in the group namenode"),
+}
+
 
 RECAP = re.compile(r"^(\S+)\s+:\s+ok=\d+\s+changed=(\d+)", re.M)
 DEPLOY_TASK = re.compile(r"^TASK \[bigdata\.spark\.(java|hadoop_common|hdfs|yarn|spark) :", re.M)
@@ -151,6 +163,28 @@ def _groups(data):
     return found
 
 
+def _is_ha(path):
+    """Whether the lab inventory has the HA groups (a journal quorum)."""
+    if not path:
+        return False
+    return "journalnodes" in _groups(yaml.safe_load(_inventory_file(path).read_text()))
+
+
+HA_LAB = _is_ha(INVENTORY)
+GROUP_CASES = HA_GROUP_CASES if HA_LAB else PLAIN_GROUP_CASES
+if HA_LAB:
+    CASES.update(HA_CASES)
+
+
+def _address(groups, host):
+    """A host's ansible_host, wherever the inventory sets it."""
+    for group in groups.values():
+        found = ((group.get("hosts") or {}).get(host) or {}).get("ansible_host")
+        if found:
+            return found
+    return host
+
+
 def _edited_inventory(tmp_path, change):
     """A copy of the lab inventory (with its group_vars) where one group is emptied or gets a second host."""
     what, group = change.split(":")
@@ -158,12 +192,23 @@ def _edited_inventory(tmp_path, change):
     data = yaml.safe_load(source.read_text())
     groups = _groups(data)
     workers = groups["workers"]["hosts"]
-    # A worker that is not in the group yet (in the production shape the master is a worker too).
-    first = sorted(set(workers) - set(groups[group].get("hosts") or {}))[0]
     if what == "empty":
         groups[group].pop("children", None)
         groups[group]["hosts"] = {}
+    elif what == "drop":
+        hosts = groups[group]["hosts"]
+        hosts.pop(sorted(hosts)[-1])
+    elif what == "samehost":
+        # Every member at the first one's address, wherever the inventory lists it (validation refuses it before
+        # connecting).
+        members = set(groups[group]["hosts"])
+        address = _address(groups, sorted(members)[0])
+        for other in groups.values():
+            for host in set(other.get("hosts") or {}) & members:
+                other["hosts"][host] = dict(other["hosts"][host] or {}, ansible_host=address)
     else:
+        # A worker that is not in the group yet (in the production shape the master is a worker too).
+        first = sorted(set(workers) - set(groups[group].get("hosts") or {}))[0]
         hosts = groups[group].setdefault("hosts", {}) or {}
         hosts[first] = workers[first]
         groups[group]["hosts"] = hosts

@@ -74,7 +74,11 @@ def test_public_names_have_a_known_prefix(role):
 
 
 # Not Hadoop's, but read by several roles: defined once in the hadoop role with Hadoop's settings.
-SHARED = {"spark_version", "spark_install_root", "spark_event_log_dir", "yarn_remote_app_log_dir"}
+SHARED = {"spark_version", "spark_install_root", "spark_event_log_dir", "yarn_remote_app_log_dir",
+          # High availability: the hdfs, yarn and hadoop_common roles read the HA shape (hadoop_ha_plan).
+          "hdfs_nameservice", "hdfs_ha_namenodes", "hdfs_ha_fencing_methods", "hdfs_journalnode_rpc_port",
+          "hdfs_journalnode_http_port", "hdfs_journalnode_edits_dir", "hdfs_zkfc_port", "yarn_cluster_id",
+          "hdfs_ha_enabled", "yarn_ha_enabled"}
 
 
 def test_hadoop_variables_have_one_home():

@@ -82,12 +82,16 @@ def test_extra_patterns_allow_a_property():
 
 @pytest.mark.parametrize("counts, expected", [
     ({"namenode": 0, "resourcemanager": 1, "datanodes": 1, "nodemanagers": 1}, "group 'namenode': no host"),
-    ({"namenode": 2, "resourcemanager": 1, "datanodes": 1, "nodemanagers": 1}, "2 hosts, HA settings are missing"),
-    ({"namenode": 1, "resourcemanager": 2, "datanodes": 1, "nodemanagers": 1}, "yarn.resourcemanager.ha.enabled"),
     ({"namenode": 1, "resourcemanager": 1, "datanodes": 0, "nodemanagers": 1}, "group 'datanodes': no host"),
 ])
 def test_groups(counts, expected):
     assert any(expected in e for e in errors({}, {"groups": counts, "datanodes": counts["datanodes"]}))
+
+
+def test_ha_findings_are_reported():
+    counts = {"namenode": 2, "resourcemanager": 1, "datanodes": 1, "nodemanagers": 1}
+    found = errors({}, {"groups": counts, "datanodes": 1, "ha_errors": ["inventory group 'journalnodes': no host"]})
+    assert found == ["inventory group 'journalnodes': no host"]
 
 
 def test_memory():

@@ -1,0 +1,228 @@
+# -*- coding: utf-8 -*-
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""High availability from the inventory: which masters fail over, the settings that say so, and what is wrong.
+
+HDFS HA is on when the group `namenode` has more than one host: a nameservice whose NameNodes share their edits
+through the JournalNodes (group `journalnodes`, the quorum journal) and fail over through their ZooKeeper failover
+controllers (group `zookeeper`). YARN HA is on when the group `resourcemanager` has more than one host: the
+ResourceManagers elect their leader in ZooKeeper and keep their state there, so running applications survive a
+failover. One function, `ha_plan`, turns the groups and the variables into the core-site, hdfs-site and yarn-site
+values (None removes a key the single-master layout sets) and the list of mistakes; the validate role refuses a run
+with mistakes before any host changes, the roles write the values.
+Plain functions over plain values: no Ansible import, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The variables ha_plan reads, each with the role that defines its default (its name's prefix says which).
+VARIABLES = (
+    'hdfs_nameservice', 'hdfs_ha_namenodes', 'hdfs_ha_fencing_methods', 'hadoop_namenode_rpc_port',
+    'hdfs_namenode_http_port', 'hdfs_journalnode_rpc_port', 'hdfs_journalnode_http_port',
+    'hdfs_journalnode_edits_dir', 'hdfs_zkfc_port', 'hadoop_zookeeper_client_port', 'yarn_cluster_id',
+    'yarn_resourcemanager_port', 'yarn_resourcemanager_webapp_port',
+)
+
+# The nameservice is the host part of hdfs:// URIs and a segment of property names: no dots, no underscores.
+NAME = re.compile(r'^[a-z][a-z0-9-]{0,31}$')
+FENCING = re.compile(r'^(shell\(.+\)|sshfence(\([^()]*\))?)$')
+MAX_NAMENODES = 5
+PROXY_PROVIDER = 'org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider'
+ZK_STATE_STORE = 'org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore'
+
+
+class HaError(ValueError):
+    """Input of the wrong type (not an inventory mistake: those are returned as `errors`)."""
+
+
+def _hosts(groups, name):
+    hosts = groups.get(name) or []
+    if not isinstance(hosts, (list, tuple)):
+        raise HaError('groups.%s: a list of host names is required; got %r' % (name, hosts))
+    return list(hosts)
+
+
+def _port(variables, name, errors):
+    value = variables.get(name)
+    try:
+        port = int(value)
+    except (TypeError, ValueError):
+        port = None
+    if isinstance(value, bool) or port is None or not 0 < port < 65536:
+        errors.append('%s: %r is not a port. Allowed: 1-65535.' % (name, value))
+        return 0
+    return port
+
+
+def _odd_error(group, count):
+    return ("inventory group '%s': %d hosts. Allowed: an odd number (3 or 5): a quorum of %d survives no more "
+            "failures than one of %d, and a split into halves stops both." % (group, count, count, count - 1))
+
+
+def _shared_address_error(group, hosts, addresses):
+    """Members of a quorum that share a machine: losing it loses them all."""
+    distinct = sorted(set(a or h for h, a in zip(hosts, addresses)))
+    if len(distinct) < len(hosts):
+        return ["inventory group '%s': its %d members share %d address(es) (%s). Allowed: each on its own host, so "
+                "that losing one machine loses one member." % (group, len(hosts), len(distinct), ', '.join(distinct))]
+    return []
+
+
+def ha_plan(groups, variables, journal_addresses=None):
+    """The HA shape and settings. groups: the inventory's groups (name -> hosts); variables: the VARIABLES (the
+    play's, else the roles' defaults); journal_addresses: each JournalNode's address (ansible_host, '' when unset),
+    in the group's order.
+
+    Returns hdfs (bool), yarn (bool), namenodes ({host: id}, in the nameservice's order), resourcemanagers
+    ({host: id}), core_site, hdfs_site, yarn_site (property -> value; None removes the key), zookeeper_quorum
+    (host:port,...) and errors (each names the variable or group and what is allowed)."""
+    if not hasattr(groups, 'get'):
+        raise HaError('groups: a mapping of group -> hosts is required; got %r' % (groups,))
+    if not hasattr(variables, 'get'):
+        raise HaError('variables: a mapping is required; got %r' % (variables,))
+    errors = []
+    namenode_group = _hosts(groups, 'namenode')
+    rm_group = _hosts(groups, 'resourcemanager')
+    journalnodes = _hosts(groups, 'journalnodes')
+    zookeeper = _hosts(groups, 'zookeeper')
+    hdfs = len(namenode_group) > 1
+    yarn = len(rm_group) > 1
+    out = {'hdfs': hdfs, 'yarn': yarn, 'namenodes': {}, 'resourcemanagers': {}, 'core_site': {}, 'hdfs_site': {},
+           'yarn_site': {}, 'zookeeper_quorum': '', 'errors': errors}
+
+    if zookeeper and len(zookeeper) % 2 == 0:
+        errors.append(_odd_error('zookeeper', len(zookeeper)))
+    zk_port = _port(variables, 'hadoop_zookeeper_client_port', errors) if (hdfs or yarn) else 0
+    quorum = ','.join('%s:%d' % (h, zk_port) for h in zookeeper)
+    if (hdfs or yarn) and not zookeeper:
+        errors.append("inventory group 'zookeeper': no host, but %s HA elects its active master in ZooKeeper. "
+                      "Allowed: 3 or 5 hosts (an odd number) in it."
+                      % ' and '.join(n for n, on in (('HDFS', hdfs), ('YARN', yarn)) if on))
+
+    if hdfs:
+        out['zookeeper_quorum'] = quorum
+        _hdfs(out, namenode_group, journalnodes, journal_addresses, variables, errors)
+        out['core_site']['ha.zookeeper.quorum'] = quorum
+    if yarn:
+        out['zookeeper_quorum'] = quorum
+        _yarn(out, rm_group, variables, quorum, errors)
+    return out
+
+
+def _hdfs(out, group, journalnodes, journal_addresses, variables, errors):
+    ns = variables.get('hdfs_nameservice')
+    if not isinstance(ns, str) or not NAME.match(ns):
+        errors.append("hdfs_nameservice: %r. Allowed: lowercase letters, digits and '-', starting with a letter, at "
+                      "most 32 characters (it is the host part of hdfs:// paths and a part of HDFS's HA property "
+                      "names)." % (ns,))
+        ns = 'invalid'
+    listed = variables.get('hdfs_ha_namenodes') or []
+    if not isinstance(listed, (list, tuple)) or not all(isinstance(h, str) for h in listed):
+        errors.append('hdfs_ha_namenodes: %r. Allowed: a list of host names of the group namenode (empty: the '
+                      'group\'s order).' % (listed,))
+        listed = []
+    order = list(listed) or list(group)
+    for host in group:
+        if host not in order:
+            errors.append("hdfs_ha_namenodes: %s (in the group namenode) is not in the nameservice's list %s. "
+                          "Allowed: every host of the group namenode, each once." % (host, ', '.join(order)))
+    for host in order:
+        if host not in group:
+            errors.append("hdfs_ha_namenodes: %s is not in the group namenode (%s). Allowed: hosts of that group."
+                          % (host, ', '.join(group)))
+    if len(set(order)) != len(order):
+        errors.append('hdfs_ha_namenodes: a host is listed twice (%s). Allowed: each NameNode once.' % ', '.join(order))
+    if len(group) > MAX_NAMENODES:
+        errors.append("inventory group 'namenode': %d hosts. Allowed: 2 to %d NameNodes in one nameservice."
+                      % (len(group), MAX_NAMENODES))
+    addresses = list(journal_addresses or [])
+    if addresses and len(addresses) != len(journalnodes):
+        raise HaError('journal_addresses: one address per JournalNode is required (%d hosts, %d addresses)'
+                      % (len(journalnodes), len(addresses)))
+    if not journalnodes:
+        errors.append("inventory group 'journalnodes': no host, but the group namenode has %d hosts (HDFS HA: the "
+                      "NameNodes share their edits through the quorum journal). Allowed: 3 or 5 JournalNodes "
+                      "(an odd number), each on its own host." % len(group))
+    else:
+        if len(journalnodes) < 3:
+            errors.append("inventory group 'journalnodes': %d host(s). Allowed: 3 or 5 (an odd number, each on its "
+                          "own host): the journal needs a majority, and fewer than three survive no failure."
+                          % len(journalnodes))
+        elif len(journalnodes) % 2 == 0:
+            errors.append(_odd_error('journalnodes', len(journalnodes)))
+        errors.extend(_shared_address_error('journalnodes', journalnodes, addresses or [''] * len(journalnodes)))
+    fencing = variables.get('hdfs_ha_fencing_methods')
+    if not isinstance(fencing, (list, tuple)) or not fencing:
+        errors.append("hdfs_ha_fencing_methods: %r with HDFS HA. Allowed: a list of one or more fencing methods, "
+                      "tried in order: shell(COMMAND) (shell(/bin/true) trusts the quorum journal to refuse the "
+                      "old NameNode's writes) or sshfence[(user:port)] (needs SSH keys between the NameNodes)."
+                      % (fencing,))
+        fencing = []
+    for method in fencing:
+        if not isinstance(method, str) or not FENCING.match(method.strip()):
+            errors.append("hdfs_ha_fencing_methods: %r. Allowed: shell(COMMAND) or sshfence, sshfence(user), "
+                          "sshfence(user:port)." % (method,))
+    rpc = _port(variables, 'hadoop_namenode_rpc_port', errors)
+    http = _port(variables, 'hdfs_namenode_http_port', errors)
+    jn_rpc = _port(variables, 'hdfs_journalnode_rpc_port', errors)
+    jn_http = _port(variables, 'hdfs_journalnode_http_port', errors)
+    zkfc = _port(variables, 'hdfs_zkfc_port', errors)
+    edits = variables.get('hdfs_journalnode_edits_dir')
+    if not isinstance(edits, str) or not edits.startswith('/'):
+        errors.append('hdfs_journalnode_edits_dir: %r is not an absolute path. Allowed: an absolute path.' % (edits,))
+
+    ids = dict((host, 'nn%d' % (i + 1)) for i, host in enumerate(order))
+    out['namenodes'] = ids
+    out['nameservice'] = ns
+    out['core_site']['fs.defaultFS'] = 'hdfs://%s' % ns
+    site = out['hdfs_site']
+    site['dfs.nameservices'] = ns
+    site['dfs.ha.namenodes.%s' % ns] = ','.join(ids[h] for h in order)
+    for host in order:
+        site['dfs.namenode.rpc-address.%s.%s' % (ns, ids[host])] = '%s:%d' % (host, rpc)
+        site['dfs.namenode.http-address.%s.%s' % (ns, ids[host])] = '%s:%d' % (host, http)
+    # The single NameNode's address key would point every client at one of them.
+    site['dfs.namenode.http-address'] = None
+    site['dfs.namenode.shared.edits.dir'] = 'qjournal://%s/%s' % (
+        ';'.join('%s:%d' % (h, jn_rpc) for h in journalnodes), ns)
+    site['dfs.journalnode.edits.dir'] = edits
+    site['dfs.journalnode.rpc-address'] = '0.0.0.0:%d' % jn_rpc
+    site['dfs.journalnode.http-address'] = '0.0.0.0:%d' % jn_http
+    site['dfs.client.failover.proxy.provider.%s' % ns] = PROXY_PROVIDER
+    site['dfs.ha.fencing.methods'] = '\n'.join(m.strip() for m in fencing if isinstance(m, str))
+    site['dfs.ha.automatic-failover.enabled'] = True
+    site['dfs.ha.zkfc.port'] = zkfc
+
+
+def _yarn(out, group, variables, quorum, errors):
+    cluster = variables.get('yarn_cluster_id')
+    if not isinstance(cluster, str) or not NAME.match(cluster):
+        errors.append("yarn_cluster_id: %r. Allowed: lowercase letters, digits and '-', starting with a letter, at "
+                      "most 32 characters." % (cluster,))
+    if len(group) > 3:
+        errors.append("inventory group 'resourcemanager': %d hosts. Allowed: 1 (no HA), 2 or 3." % len(group))
+    port = _port(variables, 'yarn_resourcemanager_port', errors)
+    webapp = _port(variables, 'yarn_resourcemanager_webapp_port', errors)
+    ids = dict((host, 'rm%d' % (i + 1)) for i, host in enumerate(group))
+    out['resourcemanagers'] = ids
+    site = out['yarn_site']
+    site['yarn.resourcemanager.ha.enabled'] = True
+    site['yarn.resourcemanager.ha.automatic-failover.enabled'] = True
+    site['yarn.resourcemanager.cluster-id'] = cluster
+    site['yarn.resourcemanager.ha.rm-ids'] = ','.join(ids[h] for h in group)
+    for host in group:
+        rid = ids[host]
+        site['yarn.resourcemanager.hostname.%s' % rid] = host
+        site['yarn.resourcemanager.address.%s' % rid] = '%s:%d' % (host, port)
+        site['yarn.resourcemanager.webapp.address.%s' % rid] = '%s:%d' % (host, webapp)
+    # The single ResourceManager's keys would pin every client and NodeManager to one of them.
+    for key in ('yarn.resourcemanager.hostname', 'yarn.resourcemanager.address', 'yarn.resourcemanager.webapp.address',
+                'yarn.resourcemanager.fs.state-store.uri'):
+        site[key] = None
+    # Work-preserving recovery from the state in ZooKeeper: applications survive a failover.
+    site['hadoop.zk.address'] = quorum
+    site['yarn.resourcemanager.recovery.enabled'] = True
+    site['yarn.resourcemanager.work-preserving-recovery.enabled'] = True
+    site['yarn.resourcemanager.store.class'] = ZK_STATE_STORE
