@@ -12,8 +12,9 @@
 # Containers: NAME-master, NAME-worker1..N on the internal network NAME-net (no route out of this machine).
 # Shapes (the generated inventory's groups): plain, the newcomer's lab: every master daemon on NAME-master, the
 # workers' daemons on the workers. prod, production-shaped as a small cluster is run: every node stores and
-# computes (DataNode, NodeManager), the NameNode and ResourceManager on NAME-master, the JobHistory and Spark
-# history servers on NAME-worker1 (the standby masters, ZooKeeper and JournalNodes join this shape; `make lab-prod`).
+# computes (DataNode, NodeManager), high availability: NameNodes and ResourceManagers on NAME-master (first) and
+# NAME-worker1, ZooKeeper and the JournalNodes on the first three nodes; the JobHistory and Spark history servers on
+# NAME-worker1 (`make lab-prod`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -96,7 +97,19 @@ write_inventory() {
       echo "          hosts:"
       echo "            $where:"
       [ "$g" = namenode ] && { echo "              ansible_host: $(node_ip "$where")"; echo "              bigdata_lab_ip: $(node_ip "$where")"; }
+      # prod: high availability, the standby NameNode and ResourceManager on worker1.
+      [ "$shape" = prod ] && [[ "$g" == namenode || "$g" == resourcemanager ]] && echo "            $name-worker1:"
     done
+    if [ "$shape" = prod ]; then
+      # prod: the quorums (ZooKeeper, the JournalNodes) on the first three nodes.
+      for g in zookeeper journalnodes; do
+        echo "        $g:"
+        echo "          hosts:"
+        echo "            $name-master:"
+        echo "            $name-worker1:"
+        echo "            $name-worker2:"
+      done
+    fi
     echo "        workers:"
     echo "          hosts:"
     if [ "$workers" -eq 0 ] || [ "$shape" = prod ]; then

@@ -70,9 +70,10 @@ def daemon_ports(variables):
     return _call("daemon_ports", table.daemon_ports, variables, role_defaults())
 
 
-def hdfs_problems(jmx, expected_datanodes):
-    """What keeps HDFS from being healthy (empty: healthy)."""
-    return _call("hdfs_problems", table.hdfs_problems, jmx, expected_datanodes)
+def hdfs_problems(jmx, expected_datanodes, standby_ok=False):
+    """What keeps HDFS from being healthy (empty: healthy); jmx is one NameNode's answer, or with HA the list of
+    every NameNode's answer (the active one is judged)."""
+    return _call("hdfs_problems", table.hdfs_problems, jmx, expected_datanodes, standby_ok)
 
 
 def yarn_problems(metrics, expected_nodemanagers):
@@ -91,6 +92,15 @@ def ha_plan(groups, variables, journal_addresses=None):
         raise AnsibleFilterError("ha_plan: %s" % exc) from exc
 
 
+def ha_namenode_actions(order, namenodes, journals):
+    """What each NameNode of the nameservice does before it starts (format, initialize_shared_edits, bootstrap,
+    start) and why a run is refused (module_utils/ha.py)."""
+    try:
+        return ha.namenode_actions(list(order), dict(namenodes), dict(journals))
+    except (ha.HaError, TypeError, ValueError) as exc:
+        raise AnsibleFilterError("ha_namenode_actions: %s" % exc) from exc
+
+
 # The variables the table and the HA plan read (a host's variables are templated when read, so only these are).
 _WANTED = frozenset(table.variables_read() + ha.VARIABLES)
 
@@ -100,4 +110,5 @@ class FilterModule:
 
     def filters(self):
         return {"daemon_table": daemon_table, "role_daemons": role_daemons, "daemon_ports": daemon_ports,
-                "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan}
+                "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan,
+                "ha_namenode_actions": ha_namenode_actions}

@@ -226,3 +226,48 @@ def _yarn(out, group, variables, quorum, errors):
     site['yarn.resourcemanager.recovery.enabled'] = True
     site['yarn.resourcemanager.work-preserving-recovery.enabled'] = True
     site['yarn.resourcemanager.store.class'] = ZK_STATE_STORE
+
+
+def namenode_actions(order, namenodes, journals):
+    """What each NameNode of the nameservice does before it starts, from what its disks and the journal hold.
+
+    order: the nameservice's NameNodes (ha_plan's namenodes, in order); namenodes: host -> 'empty' (every name
+    directory empty) or 'formatted' (current/VERSION found); journals: JournalNode host -> True when its journal
+    directory holds this nameservice's journal (current/VERSION).
+
+    Returns {'actions': {host: action}, 'refuse': reason or ''}. Actions:
+      format                  the first NameNode of a fresh nameservice (it formats the JournalNodes too)
+      initialize_shared_edits a NameNode converted from a single-NameNode cluster: its edits are copied into the
+                              new journal (every file kept), with the NameNode stopped
+      bootstrap               an empty NameNode of a running nameservice: it copies the namespace from a formatted one
+      start                   nothing to prepare
+    Never a format where anything exists: a journal without any NameNode metadata is refused (a lost name directory
+    is restored from a backup, docs/backup.md), as are two formatted NameNodes over an empty journal (which one is
+    current cannot be told)."""
+    for host in order:
+        if namenodes.get(host) not in ('empty', 'formatted'):
+            raise HaError('namenodes: %s is %r; expected empty or formatted' % (host, namenodes.get(host)))
+    formatted = [h for h in order if namenodes[h] == 'formatted']
+    empty = [h for h in order if namenodes[h] == 'empty']
+    with_journal = sorted(h for h, found in journals.items() if found)
+    actions = dict((h, 'start') for h in order)
+    if not formatted:
+        if with_journal:
+            return {'actions': actions, 'refuse': (
+                'the JournalNodes %s hold a journal of this nameservice but every NameNode directory is empty: a '
+                'format would destroy the namespace. Restore a NameNode\'s name directories (docs/backup.md), or, '
+                'to start over deliberately, empty the journal directories yourself' % ', '.join(with_journal))}
+        actions[order[0]] = 'format'
+        for host in order[1:]:
+            actions[host] = 'bootstrap'
+        return {'actions': actions, 'refuse': ''}
+    if not with_journal:
+        if len(formatted) > 1:
+            return {'actions': actions, 'refuse': (
+                'the NameNodes %s all hold metadata but the journal is empty: which namespace is current cannot be '
+                'told. Keep the name directories of the current NameNode, move the others\' aside, and rerun'
+                % ', '.join(formatted))}
+        actions[formatted[0]] = 'initialize_shared_edits'
+    for host in empty:
+        actions[host] = 'bootstrap'
+    return {'actions': actions, 'refuse': ''}

@@ -79,7 +79,7 @@ PORT_VARS = (
     "yarn_jobhistory_port", "yarn_jobhistory_webapp_port", "yarn_spark_shuffle_port", "spark_history_port",
 )
 
-HEAP_KEYS = ("namenode", "datanode", "resourcemanager", "nodemanager", "historyserver")
+HEAP_KEYS = ("namenode", "datanode", "resourcemanager", "nodemanager", "historyserver", "journalnode", "zkfc")
 # Which daemons of hadoop_heap_mb run on a host, by the role names the plan uses.
 HEAP_ROLES = {
     "namenode": "namenode", "datanode": "datanode", "resourcemanager": "resourcemanager",

@@ -139,3 +139,37 @@ def test_filter_refuses_wrong_types():
         ha_plan_filter(["m1"], {})
     with pytest.raises(AnsibleFilterError, match="journal_addresses: one address per JournalNode"):
         ha_plan_filter(HA_GROUPS, {}, ["10.0.0.1"])
+
+
+ORDER = ["m1", "m2"]
+JN_EMPTY = {"m1": False, "m2": False, "w1": False}
+JN_FULL = {"m1": True, "m2": True, "w1": True}
+
+
+@pytest.mark.parametrize("namenodes, journals, actions, refuse", [
+    # a fresh nameservice: the first NameNode formats (the JournalNodes too), the others copy it
+    ({"m1": "empty", "m2": "empty"}, JN_EMPTY, {"m1": "format", "m2": "bootstrap"}, ""),
+    # a rerun: nothing to prepare
+    ({"m1": "formatted", "m2": "formatted"}, JN_FULL, {"m1": "start", "m2": "start"}, ""),
+    # a replaced standby: its disks are empty, the other holds the namespace
+    ({"m1": "formatted", "m2": "empty"}, JN_FULL, {"m1": "start", "m2": "bootstrap"}, ""),
+    ({"m1": "empty", "m2": "formatted"}, JN_FULL, {"m1": "bootstrap", "m2": "start"}, ""),
+    # conversion of a single-NameNode cluster: its edits go into the new journal, the new NameNode copies it
+    ({"m1": "formatted", "m2": "empty"}, JN_EMPTY, {"m1": "initialize_shared_edits", "m2": "bootstrap"}, ""),
+    # one JournalNode replaced (empty): the others hold the journal; nothing is formatted
+    ({"m1": "formatted", "m2": "formatted"}, dict(JN_FULL, w1=False), {"m1": "start", "m2": "start"}, ""),
+    # never a format over an existing journal
+    ({"m1": "empty", "m2": "empty"}, dict(JN_EMPTY, w1=True), {"m1": "start", "m2": "start"},
+     "the JournalNodes w1 hold a journal of this nameservice but every NameNode directory is empty"),
+    ({"m1": "formatted", "m2": "formatted"}, JN_EMPTY, {"m1": "start", "m2": "start"},
+     "the NameNodes m1, m2 all hold metadata but the journal is empty"),
+])
+def test_namenode_actions(namenodes, journals, actions, refuse):
+    out = ha.namenode_actions(ORDER, namenodes, journals)
+    assert out["actions"] == actions
+    assert out["refuse"].startswith(refuse) and bool(out["refuse"]) == bool(refuse)
+
+
+def test_namenode_actions_refuse_unknown_state():
+    with pytest.raises(ha.HaError, match="namenodes: m2 is None"):
+        ha.namenode_actions(ORDER, {"m1": "empty"}, {})
