@@ -23,9 +23,7 @@ setup:
 
 # Hadoop, Spark and ZooKeeper (tools/dist/README.md); each is skipped when its inputs are unchanged.
 artifacts: setup
-	@python3 tools/build_dist.py --out artifacts --only hadoop
-	@python3 tools/build_dist.py --out artifacts --only spark
-	@python3 tools/build_dist.py --out artifacts --only zookeeper
+	@python3 tools/build_dist.py --out artifacts
 
 image: setup
 	@lab/build-image.sh

@@ -37,12 +37,20 @@ HDFS_EXEC_COMMENT = (
 #   when that variable is true;
 #   the unit: description, account (the hadoop_users key it runs as), after (units it starts after), and
 #   command, log_subdir, exec_args, exec_comment (Hadoop's launcher, roles/hadoop/templates/
-#   hadoop-daemon.service.j2) or class, args (spark-class, roles/spark/templates/spark-daemon.service.j2);
+#   hadoop-daemon.service.j2) or class, args (spark-class, roles/spark/templates/spark-daemon.service.j2) or,
+#   for a daemon that is not Hadoop's or Spark's, java_class, java_args (files in its configuration directory),
+#   java_props (system properties; {log_dir}, {conf_dir}, {home}, {unit} are filled in) and the variables of its
+#   release root (release_var), configuration and log directories (conf_var, log_var), heap in MB (heap_var) and
+#   JVM options (opts_var): `java <opts> -D... -cp <conf_dir>:<release_root>/current/lib/* <java_class> <args>`
+#   (roles/zookeeper/templates/java-daemon.service.j2); user_var instead of account: the variable of its user;
 #   port_vars: the variables of the ports it listens on (its role waits for each after a start); more_ports:
 #   the other ports it binds (variables, or Hadoop's fixed defaults as numbers; preflight finds them free);
 #   port_var: its HTTP port, health: the HTTP path that answers when it is up;
 #   hadoop_files: the Hadoop configuration files it reads, spark_conf: reads Spark's configuration directory,
-#   spark_release: reads Spark's release (the `current` link).
+#   spark_release: reads Spark's release (the `current` link); with release_var its own release instead of
+#   Hadoop's, and conf_files: the files of its configuration directory (conf_var) it reads;
+#   probe: a four-letter word and its answer on port_var instead of an HTTP health path;
+#   restart_leader_last: an ensemble whose leader restarts after its followers.
 # A variable's default is its role's (the name's prefix: hadoop_, hdfs_, yarn_, spark_).
 DAEMONS = (
     {'name': 'namenode', 'role': 'hdfs', 'group': 'namenode', 'unit': 'hadoop-hdfs-namenode', 'kind': 'master',
@@ -91,10 +99,28 @@ DAEMONS = (
      'port_vars': ('spark_history_port',), 'more_ports': (),
      'port_var': 'spark_history_port', 'health': '/api/v1/version',
      'hadoop_files': ('core-site.xml', 'hdfs-site.xml'), 'spark_conf': True, 'spark_release': True},
+    # The ZooKeeper ensemble (NameNode and ResourceManager HA): restarted before the NameNode (order 5), one host at a
+    # time. No HTTP health path: it is up when the client port answers the four-letter word `ruok` with `imok`
+    # (probe), and serving when `srvr` reports a Mode. Only the leader binds the quorum port, and a lone server
+    # (standalone) no election port, so the role waits for the client port alone. restart_leader_last: a rolling
+    # restart must restart the followers first and the leader last, each after the ensemble serves again
+    # (playbooks/restart.yml does not do that yet; the zookeeper role restarts its servers itself that way).
+    {'name': 'zookeeper', 'role': 'zookeeper', 'group': 'zookeeper', 'unit': 'zookeeper-server', 'kind': 'master',
+     'order': 5, 'description': 'Apache ZooKeeper server', 'user_var': 'zookeeper_user', 'after': (),
+     'java_class': 'org.apache.zookeeper.server.quorum.QuorumPeerMain', 'java_args': ('zoo.cfg',),
+     'java_props': (('zookeeper.log.dir', '{log_dir}'), ('zookeeper.log.file', '{unit}.log'),
+                    ('logback.configurationFile', '{conf_dir}/logback.xml')),
+     'release_var': 'zookeeper_install_root', 'conf_var': 'zookeeper_conf_dir', 'log_var': 'zookeeper_log_dir',
+     'heap_var': 'zookeeper_heap_mb', 'opts_var': 'zookeeper_jvm_opts',
+     'port_vars': ('zookeeper_client_port',), 'more_ports': ('zookeeper_quorum_port', 'zookeeper_election_port'),
+     'port_var': 'zookeeper_client_port', 'health': None, 'probe': ('ruok', 'imok'), 'restart_leader_last': True,
+     'conf_files': ('zoo.cfg', 'logback.xml'), 'hadoop_files': (), 'spark_conf': False, 'spark_release': False},
 )
 
 # Where the files live: the variables the restart table reads (their defaults are the roles').
 LAYOUT_VARS = ('hadoop_conf_dir', 'hadoop_install_root', 'spark_conf_dir', 'spark_install_root')
+# The variables of a daemon that runs java itself (java_class).
+JAVA_VARS = ('release_var', 'conf_var', 'log_var', 'heap_var', 'opts_var')
 
 
 class DaemonError(ValueError):
@@ -111,7 +137,7 @@ def variables_read():
     names = list(LAYOUT_VARS) + ['hadoop_users']
     for d in DAEMONS:
         names += list(d['port_vars']) + [p for p in d['more_ports'] if isinstance(p, str)]
-        names += [d[k] for k in ('host_var', 'switch_var') if k in d]
+        names += [d[k] for k in ('host_var', 'switch_var', 'user_var') + JAVA_VARS if k in d]
     return tuple(dict.fromkeys(names))
 
 
@@ -139,14 +165,52 @@ def _ports(names, host_vars, fallbacks):
     return [p if isinstance(p, int) else _port(_value(p, host_vars, fallbacks), p) for p in names]
 
 
+def _path(key, host_vars, fallbacks):
+    value = _value(key, host_vars, fallbacks)
+    if not isinstance(value, str) or not value.startswith('/'):
+        raise DaemonError('%s: an absolute path is required; got %r' % (key, value))
+    return value.rstrip('/') or '/'
+
+
 def _layout(host_vars, fallbacks):
-    layout = {}
-    for key in LAYOUT_VARS:
-        value = _value(key, host_vars, fallbacks)
-        if not isinstance(value, str) or not value.startswith('/'):
-            raise DaemonError('%s: an absolute path is required; got %r' % (key, value))
-        layout[key] = value.rstrip('/') or '/'
-    return layout
+    return dict((key, _path(key, host_vars, fallbacks)) for key in LAYOUT_VARS)
+
+
+def _java(d, host_vars, fallbacks):
+    """How a daemon that runs java itself starts: its release, directories, heap, options, classpath, arguments and
+    system properties, resolved."""
+    home = _path(d['release_var'], host_vars, fallbacks) + '/current'
+    conf_dir = _path(d['conf_var'], host_vars, fallbacks)
+    log_dir = _path(d['log_var'], host_vars, fallbacks)
+    heap = _value(d['heap_var'], host_vars, fallbacks)
+    try:
+        heap_mb = int(heap)
+    except (TypeError, ValueError):
+        heap_mb = 0
+    if isinstance(heap, bool) or heap_mb < 1:
+        raise DaemonError('%s: a heap size in MB (a whole number >= 1) is required; got %r' % (d['heap_var'], heap))
+    opts = host_vars.get(d['opts_var'])
+    if opts is None:
+        opts = (fallbacks or {}).get(d['opts_var'], '')
+    if not isinstance(opts, str):
+        raise DaemonError('%s: JVM options as a string are required; got %r' % (d['opts_var'], opts))
+    fill = {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'unit': d['unit']}
+    return {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'heap_mb': heap_mb, 'opts': opts.strip(),
+            'classpath': [conf_dir, home + '/lib/*'], 'args': ['%s/%s' % (conf_dir, a) for a in d['java_args']],
+            'props': [[k, v.format(**fill)] for k, v in d['java_props']]}
+
+
+def _user(d, host_vars, fallbacks):
+    if 'user_var' in d:
+        user = _value(d['user_var'], host_vars, fallbacks)
+        if not isinstance(user, str) or not user:
+            raise DaemonError('%s: a user name is required (the %s runs as it); got %r' % (d['user_var'], d['name'], user))
+        return user
+    users = _value('hadoop_users', host_vars, fallbacks)
+    if not hasattr(users, 'get') or not users.get(d['account']):
+        raise DaemonError('hadoop_users: a user for %r is required (the %s runs as it); got %r'
+                          % (d['account'], d['name'], users))
+    return users.get(d['account'])
 
 
 def table(host_vars=None, fallbacks=None):
@@ -157,8 +221,12 @@ def table(host_vars=None, fallbacks=None):
     for d in sorted(DAEMONS, key=lambda d: d['order']):
         entry = _static(d)
         entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
-        files = ['/etc/systemd/system/%s.service' % d['unit'], layout['hadoop_install_root'] + '/current']
+        release = _path(d['release_var'], host_vars, fallbacks) if 'release_var' in d else layout['hadoop_install_root']
+        files = ['/etc/systemd/system/%s.service' % d['unit'], release + '/current']
         files += ['%s/%s' % (layout['hadoop_conf_dir'], f) for f in d['hadoop_files']]
+        if d.get('conf_files'):
+            conf_dir = _path(d['conf_var'], host_vars, fallbacks)
+            files += ['%s/%s' % (conf_dir, f) for f in d['conf_files']]
         if d['spark_release']:
             files.append(layout['spark_install_root'] + '/current')
         if d['spark_conf']:
@@ -202,14 +270,12 @@ def role_daemons(role, host_vars, fallbacks=None, runtime=None):
     if unknown:
         raise DaemonError('runtime: %s not daemon(s) of the %s role (%s)'
                           % (', '.join(unknown), role, ', '.join(d['name'] for d in mine)))
-    users = _value('hadoop_users', host_vars, fallbacks)
     out = []
     for d in mine:
-        if not hasattr(users, 'get') or not users.get(d['account']):
-            raise DaemonError('hadoop_users: a user for %r is required (the %s runs as it); got %r'
-                              % (d['account'], d['name'], users))
         entry = _static(d)
-        entry['user'] = users.get(d['account'])
+        entry['user'] = _user(d, host_vars, fallbacks)
+        if 'java_class' in d:
+            entry['java'] = _java(d, host_vars, fallbacks)
         entry['ports'] = _ports(d['port_vars'], host_vars, fallbacks)
         entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
         entry['enabled'] = bool(_runs_here(d, host_vars, fallbacks))

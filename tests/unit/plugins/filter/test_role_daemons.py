@@ -87,7 +87,7 @@ def test_users_ports_and_runtime_fields_are_resolved():
 
 
 @pytest.mark.parametrize("args,message", [
-    (("hbase", MASTER), "role_daemons: role: one of hdfs, yarn, spark is required; got 'hbase'"),
+    (("hbase", MASTER), "role_daemons: role: one of hdfs, yarn, spark, zookeeper is required; got 'hbase'"),
     (("hdfs", ["namenode"]), "role_daemons: the input must be a host's variables (a mapping)"),
     (("yarn", MASTER, {"datanode": {}}), "role_daemons: runtime: datanode not daemon(s) of the yarn role"),
     (("yarn", MASTER, ["nodemanager"]), "role_daemons: runtime: a mapping of daemon name -> fields is required"),
@@ -109,6 +109,7 @@ def test_preflight_ports_are_every_port_each_daemon_binds():
         {"group": "nodemanagers", "unit": "hadoop-yarn-nodemanager", "ports": [7337, 8040, 8042, 45454]},
         {"group": "jobhistory", "unit": "hadoop-mapred-historyserver", "ports": [10020, 19888]},
         {"group": "spark_history", "unit": "spark-history-server", "ports": [18080]},
+        {"group": "zookeeper", "unit": "zookeeper-server", "ports": [2181, 2888, 3888]},
     ]
     moved = dict((x["unit"], x["ports"]) for x in daemon_ports({"yarn_spark_shuffle_port": 7447, "hdfs_datanode_ipc_port": None}))
     assert moved["hadoop-yarn-nodemanager"] == [7447, 8040, 8042, 45454]

@@ -30,14 +30,14 @@ def jmx(**changes):
 
 def test_table_order_groups_and_defaults():
     t = d.table({}, DEFAULTS)
-    assert [x["unit"] for x in t] == ["hadoop-hdfs-namenode", "hadoop-yarn-resourcemanager",
+    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-namenode", "hadoop-yarn-resourcemanager",
                                       "hadoop-mapred-historyserver", "spark-history-server",
                                       "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
     assert d.units() == [x["unit"] for x in t]
-    assert [x["kind"] for x in t] == ["master"] * 4 + ["worker"] * 2
-    assert [x["group"] for x in t] == ["namenode", "resourcemanager", "jobhistory", "spark_history", "datanodes",
+    assert [x["kind"] for x in t] == ["master"] * 5 + ["worker"] * 2
+    assert [x["group"] for x in t] == ["zookeeper", "namenode", "resourcemanager", "jobhistory", "spark_history", "datanodes",
                                        "nodemanagers"]
-    assert [x["port"] for x in t] == [9870, 8088, 19888, 18080, 9864, 8042]
+    assert [x["port"] for x in t] == [2181, 9870, 8088, 19888, 18080, 9864, 8042]
 
 
 def test_files_each_daemon_reads():
@@ -82,7 +82,8 @@ def test_filter_reads_only_the_table_variables():
         """A host's variables: reading an unrelated one would fail (as an undefined template does)."""
 
         def get(self, key, default=None):
-            assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root") or \
+            assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root",
+                       "zookeeper_install_root", "zookeeper_conf_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
     assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[4]["port"] == 1022
@@ -100,7 +101,7 @@ def test_defaults_are_the_roles_own():
     assert DEFAULTS["hadoop_users"]["mapred"] == "mapred"
     assert "yarn_jobhistory_host" not in DEFAULTS and "spark_history_host" not in DEFAULTS
     assert set(DEFAULTS) <= set(d.variables_read())
-    assert sorted(set(d.owner(v) for v in d.variables_read())) == ["hadoop", "hdfs", "spark", "yarn"]
+    assert sorted(set(d.owner(v) for v in d.variables_read())) == ["hadoop", "hdfs", "spark", "yarn", "zookeeper"]
 
 
 def test_a_variable_neither_set_nor_defaulted_is_named():
