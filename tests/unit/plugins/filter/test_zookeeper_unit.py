@@ -79,6 +79,6 @@ def _render(item, variables):
 
 def test_the_unit_renders_as_on_the_lab():
     (item,) = role_daemons("zookeeper", SERVER)
-    variables = dict(SERVER, __java_daemon_group="zookeeper", __java_daemon_nofile=65536,
-                     __java_daemon_docs="https://zookeeper.apache.org/doc/r3.9.3/zookeeperAdmin.html")
+    variables = dict(SERVER, __zookeeper_unit_group="zookeeper", __zookeeper_unit_nofile=65536,
+                     __zookeeper_unit_docs="https://zookeeper.apache.org/doc/r3.9.3/zookeeperAdmin.html")
     assert _render(item, variables) == (UNITS / "zookeeper-server.service").read_text()

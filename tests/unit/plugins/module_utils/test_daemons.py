@@ -86,7 +86,7 @@ def test_filter_reads_only_the_table_variables():
                        "zookeeper_install_root", "zookeeper_conf_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
-    assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[4]["port"] == 1022
+    assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[5]["port"] == 1022
     assert daemon_table(None) == d.table({}, DEFAULTS)
     with pytest.raises(AnsibleFilterError, match="a mapping"):
         daemon_table(["namenode"])
