@@ -22,8 +22,8 @@ SERVER = dict(inventory_hostname="zk1", group_names=["zookeeper"], java_home="/u
 def test_the_entry_restarts_before_the_namenode_one_host_at_a_time():
     (entry,) = [x for x in d.DAEMONS if x["name"] == "zookeeper"]
     (namenode,) = [x for x in d.DAEMONS if x["name"] == "namenode"]
-    assert (entry["role"], entry["group"], entry["unit"], entry["kind"]) == ("zookeeper", "zookeeper",
-                                                                              "zookeeper-server", "master")
+    assert (entry["role"], entry["group"], entry["unit"], entry["kind"]) == (
+        "zookeeper", "zookeeper", "zookeeper-server", "master")
     assert entry["order"] < namenode["order"] and d.units()[0] == "zookeeper-server"
     assert entry["restart_leader_last"] is True and entry["probe"] == ("ruok", "imok") and entry["health"] is None
     assert "zookeeper" in d.roles()

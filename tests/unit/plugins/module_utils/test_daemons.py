@@ -83,7 +83,7 @@ def test_filter_reads_only_the_table_variables():
 
         def get(self, key, default=None):
             assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root",
-                       "zookeeper_install_root", "zookeeper_conf_dir") or \
+                           "zookeeper_install_root", "zookeeper_conf_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
     assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[5]["port"] == 1022
