@@ -24,7 +24,7 @@ from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
     _int, norm_constants, norm_hosts, norm_lab, norm_reservations, norm_services, page_size_advices)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_default import (  # noqa: F401 pylint: disable=unused-import
-    DAEMON_ENV, LAB_HEAPS_MB, beside, daemon_heaps, executor_split, plan_default, render_env)
+    DAEMON_ENV, HA_HEAPS, LAB_HEAPS_MB, beside, daemon_heaps, executor_split, plan_default, render_env)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_explain import (
     explain_capacity, explain_default, explain_heaps, explain_lab, nodemanager_why)
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_peers import (  # noqa: F401 pylint: disable=unused-import
@@ -89,9 +89,9 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
         numbers, explain = PEERS[profile](norm, opts, c, warnings)
     heaps, why_heaps = daemon_heaps(norm, numbers['nms'], opts['lab'], warnings)
     explain.update(explain_heaps(heaps, why_heaps))
-    hadoop_env, spark_env = render_env(heaps)
+    hadoop_env, spark_env, zookeeper_env = render_env(heaps)
     if profile == 'stock':
-        hadoop_env, spark_env = {}, {}
+        hadoop_env, spark_env, zookeeper_env = {}, {}, {}
         explain['hadoop_env'] = 'stock: no heap settings; the JVM picks a quarter of the memory'
     yarn_site, mapred_site, spark_defaults, nodemanagers = render(numbers)
     for name, nm in numbers['nms'].items():
@@ -104,7 +104,7 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
     explain.setdefault(NM_VCORES, 'The smallest NodeManager (%s); per-host values are under nodemanagers.' % ref)
     explain.setdefault('spark.yarn.am.memory', 'Spark\'s default client-mode ApplicationMaster heap, 512m.')
     if opts['lab']:
-        explain['lab'] = explain_lab(opts['lab'], c)
+        explain['lab'] = explain_lab(opts['lab'], c, heaps)
     result = {
         'profile': profile,
         'driver_deploy_mode': opts['driver_deploy_mode'],
@@ -113,11 +113,15 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
         'spark_defaults': spark_defaults,
         'hadoop_env': hadoop_env,
         'spark_env': spark_env,
+    }
+    if zookeeper_env:  # only when a host runs ZooKeeper: a plan without it keeps its keys
+        result['zookeeper_env'] = zookeeper_env
+    result.update({
         'nodemanagers': nodemanagers,
         'explain': explain,
         'warnings': warnings,
         'page_size_advice': page_size_advices(norm),
-    }
+    })
     advice_hosts = {}
     for name, text in sorted(result['page_size_advice'].items()):
         advice_hosts.setdefault(text, []).append(name)

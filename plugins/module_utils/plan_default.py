@@ -28,18 +28,37 @@ LAB_HEAPS_MB = {
     'YARN_NODEMANAGER_OPTS': 256,
     'MAPRED_HISTORYSERVER_OPTS': 256,
     'SPARK_DAEMON_MEMORY': 256,
+    # HA's daemons (HA_HEAPS), only when a host runs them
+    'HDFS_JOURNALNODE_OPTS': 128,
+    'HDFS_ZKFC_OPTS': 128,
+    'ZK_SERVER_HEAP': 256,
 }
 
 # Which daemon runs for which role, and the env var that carries its heap.
 DAEMON_ENV = (
     ('namenode', 'HDFS_NAMENODE_OPTS'),
     ('secondarynamenode', 'HDFS_SECONDARYNAMENODE_OPTS'),
+    ('journalnode', 'HDFS_JOURNALNODE_OPTS'),
+    ('zkfc', 'HDFS_ZKFC_OPTS'),
     ('datanode', 'HDFS_DATANODE_OPTS'),
     ('resourcemanager', 'YARN_RESOURCEMANAGER_OPTS'),
     ('nodemanager', 'YARN_NODEMANAGER_OPTS'),
     ('jobhistory', 'MAPRED_HISTORYSERVER_OPTS'),
     ('spark_history', 'SPARK_DAEMON_MEMORY'),
+    ('zookeeper', 'ZK_SERVER_HEAP'),
 )
+
+# High availability's small daemons, sized only when a host runs them (a plan without them stays as it was):
+# env name -> (role, its name in the NodeManagers' explanations, [(from GiB of the smallest host running it, MB)]).
+# The JournalNode buffers the NameNode's edits, the failover controller (ZKFC) only watches its NameNode and holds
+# a ZooKeeper session, a ZooKeeper server keeps its znodes (HA's few) in memory. On a NodeManager host their heaps
+# are kept back from YARN on top of the rule's reservation (nodemanagers()).
+HA_HEAPS = (
+    ('HDFS_JOURNALNODE_OPTS', 'journalnode', 'the JournalNode', ((0, 256), (32, 512), (128, 1024))),
+    ('HDFS_ZKFC_OPTS', 'zkfc', 'the failover controller (ZKFC)', ((0, 128), (64, 256))),
+    ('ZK_SERVER_HEAP', 'zookeeper', 'the ZooKeeper server', ((0, 512), (32, 1024), (128, 2048))),
+)
+HA_KEYS = tuple(key for key, _role, _name, _steps in HA_HEAPS)
 
 DRIVER_MIN_HEAP_MB = 512  # below this a Spark driver does not start reliably
 
@@ -78,10 +97,29 @@ def executor_split(container_mb, c):
 
 # ---------------------------------------------------------------- NodeManagers
 
+def ha_heaps(hosts, lab):
+    """The heaps (MB, by env name) of HA's daemons that some host runs (HA_HEAPS), and the facts behind each: in
+    lab mode LAB_HEAPS_MB's, else by the memory of the smallest host that runs the daemon."""
+    heaps, why = {}, {}
+    for key, role, _name, steps in HA_HEAPS:
+        runs = [host for host in hosts if role in host['roles']]
+        if not runs:
+            continue
+        if lab:
+            heaps[key] = LAB_HEAPS_MB[key]
+            why[key] = {'rule': 'lab'}
+            continue
+        gib, where = min((effective(host, lab)[1] / 1024.0, host['name']) for host in runs)
+        heaps[key] = [mb for least, mb in steps if gib >= least][-1]
+        why[key] = {'rule': 'steps', 'where': where, 'gib': gib, 'steps': steps}
+    return heaps, why
+
+
 def nodemanagers(hosts, c, lab, services, global_res, warnings):
     """Each NodeManager's memory and vcores (the default's and the seed's rule), with the facts behind them in
     nm['why'] (plan_explain.nodemanager_why words them)."""
     nms = {}
+    ha, _why = ha_heaps(hosts, lab)
     for host in hosts:
         if 'nodemanager' not in host['roles']:
             continue
@@ -96,7 +134,8 @@ def nodemanagers(hosts, c, lab, services, global_res, warnings):
         reserved = max(min(c['reserve_cap_gib'] * 1024.0, memory * c['reserve_fraction']),
                        memory * c['reserve_floor_fraction'])
         why = {'c': c, 'cores': cores, 'keep': keep, 'lab': bool(lab), 'rule_reserved': reserved, 'notes': notes,
-               'memory_mb': memory, 'given_memory_mb': None, 'given_vcores': None, 'services': [], 'raised': False}
+               'memory_mb': memory, 'given_memory_mb': None, 'given_vcores': None, 'services': [], 'daemons': [],
+               'raised': False}
         res = host['reservations'] or global_res or {}
         if res.get('memory_mb') is not None:
             reserved = res['memory_mb']
@@ -109,6 +148,11 @@ def nodemanagers(hosts, c, lab, services, global_res, warnings):
                 reserved += svc['memory_mb']
                 vcores -= svc['vcores']
                 why['services'].append((svc['name'], svc['memory_mb'], svc['vcores']))
+        # HA's daemons on this host: their heaps on top of what the rule (or reservations) keeps back.
+        for key, role, daemon, _steps in HA_HEAPS:
+            if key in ha and role in host['roles']:
+                reserved += ha[key]
+                why['daemons'].append((daemon, ha[key]))
         grain = int(c['lab_memory_granularity_mb']) if lab else 1024
         if vcores < 1:
             if not lab:
@@ -353,7 +397,8 @@ def daemon_heaps(hosts, nms, lab, warnings):
     heaps = {}
     why = {}
     if lab:
-        heaps = dict(LAB_HEAPS_MB)
+        # HA's daemons below (ha_heaps), only when a host runs them
+        heaps = dict((key, mb) for key, mb in LAB_HEAPS_MB.items() if key not in HA_KEYS)
         for key in heaps:
             why[key] = {'rule': 'lab'}
     else:
@@ -374,6 +419,9 @@ def daemon_heaps(hosts, nms, lab, warnings):
             why[key] = {'rule': 'history', 'where': where, 'gib': gib}
         heaps['HADOOP_HEAPSIZE_MAX'] = 1024
         why['HADOOP_HEAPSIZE_MAX'] = {'rule': 'client'}
+    ha, why_ha = ha_heaps(hosts, lab)
+    heaps.update(ha)
+    why.update(why_ha)
     # The heaps on a NodeManager host come out of its reservation; say so when they do not fit.
     for host in hosts:
         if host['name'] not in nms:
@@ -388,13 +436,18 @@ def daemon_heaps(hosts, nms, lab, warnings):
 
 
 def render_env(heaps):
+    """hadoop_env, spark_env and zookeeper_env from the heaps (MB by env name); zookeeper_env is empty unless a host
+    runs ZooKeeper (its ZK_SERVER_HEAP is a number of MB, as ZooKeeper's zkEnv.sh reads it)."""
     env = {}
     spark_env = {}
+    zookeeper_env = {}
     for key, mb in heaps.items():
         if key == 'SPARK_DAEMON_MEMORY':
             spark_env[key] = fmt_size(mb)
+        elif key == 'ZK_SERVER_HEAP':
+            zookeeper_env[key] = str(int(mb))
         elif key == 'HADOOP_HEAPSIZE_MAX':
             env[key] = fmt_size(mb)
         else:
             env[key] = '-Xmx%s' % fmt_size(mb)
-    return env, spark_env
+    return env, spark_env, zookeeper_env

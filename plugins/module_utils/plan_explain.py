@@ -35,6 +35,8 @@ def nodemanager_why(f):
     for name, memory_mb, vcores in f['services']:
         why_m += ', plus %d MB for %s' % (memory_mb, name)
         why_v += ', less %d for %s' % (vcores, name)
+    for daemon, memory_mb in f['daemons']:
+        why_m += ', plus %d MB for the heap of %s' % (memory_mb, daemon)
     if f['raised']:
         why_v += '; raised to 1, what the node has, so it can run a container'
     why_memory = '%s%d MB of memory, %s: %d MB left for containers, in %s.' % (
@@ -155,6 +157,11 @@ def explain_heaps(heaps, why):
                 f['where'], f['gib'], f['gib'], f['divisor'], f['cap'])
         elif f['rule'] == 'history':
             text = '%s has %.0f GiB: 2g from 64 GiB, else 1g.' % (f['where'], f['gib'])
+        elif f['rule'] == 'steps':
+            first, more = f['steps'][0], f['steps'][1:]
+            text = '%s, the smallest host that runs it, has %.0f GiB: %s%s.' % (
+                f['where'], f['gib'], fmt_size(first[1]),
+                ''.join(', %s from %d GiB' % (fmt_size(mb), least) for least, mb in more))
         else:
             text = 'Client commands (hdfs dfs, yarn) get 1g.'
         explain['hadoop_env.' + key] = text
@@ -163,12 +170,13 @@ def explain_heaps(heaps, why):
 
 # ---------------------------------------------------------------- every profile
 
-def explain_lab(lab, c):
+def explain_lab(lab, c, heaps):
     return ('Lab mode: %d nodes share one machine. Each container can use all of its CPUs and counts its share of '
             'the memory (capped by its container limit); the executors of all nodes together never exceed the '
             'machine\'s CPUs, in as few executors as possible (one JVM with its shuffle local was the fastest '
-            'measured, docs/sizing.md); memory moves in %d MB steps; daemon heaps are 256-512m. The rest are the '
-            'rules of any small cluster.' % (lab['nodes_per_machine'], c['lab_memory_granularity_mb']))
+            'measured, docs/sizing.md); memory moves in %d MB steps; daemon heaps are %d-%dm. The rest are the '
+            'rules of any small cluster.' % (lab['nodes_per_machine'], c['lab_memory_granularity_mb'],
+                                             min(heaps.values()), max(heaps.values())))
 
 
 def explain_capacity(result):

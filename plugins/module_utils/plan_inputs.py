@@ -23,10 +23,11 @@ PROFILES = ('default', 'seed', 'ambari', 'hdp', 'emr', 'cloudera', 'dataproc', '
 WORKLOADS = ('default', 'sql_heavy')
 DEPLOY_MODES = ('cluster', 'client')
 ROLES = (
-    'namenode', 'secondarynamenode', 'journalnode', 'datanode', 'nodemanager',
+    'namenode', 'secondarynamenode', 'journalnode', 'zkfc', 'datanode', 'nodemanager',
     'resourcemanager', 'jobhistory', 'spark_history', 'zookeeper', 'client',
 )
-MASTER_ROLES = ('namenode', 'secondarynamenode', 'resourcemanager', 'jobhistory', 'spark_history')
+MASTER_ROLES = ('namenode', 'secondarynamenode', 'resourcemanager', 'jobhistory', 'spark_history', 'journalnode',
+                'zkfc', 'zookeeper')
 
 # Sane bounds: anything outside is a typo or a unit mistake, not a machine.
 MAX_CORES = 8192
@@ -459,6 +460,8 @@ PROPERTY_TYPES = {
     'HADOOP_HEAPSIZE_MAX': 'size', 'HDFS_NAMENODE_OPTS': 'heap_opts', 'HDFS_SECONDARYNAMENODE_OPTS': 'heap_opts',
     'HDFS_DATANODE_OPTS': 'heap_opts', 'YARN_RESOURCEMANAGER_OPTS': 'heap_opts',
     'YARN_NODEMANAGER_OPTS': 'heap_opts', 'MAPRED_HISTORYSERVER_OPTS': 'heap_opts', 'SPARK_DAEMON_MEMORY': 'size',
+    # HA's daemons: in the plan only when a host runs them; ZooKeeper's heap is a number of MB, as in its zkEnv.sh.
+    'HDFS_JOURNALNODE_OPTS': 'heap_opts', 'HDFS_ZKFC_OPTS': 'heap_opts', 'ZK_SERVER_HEAP': 'mb',
 }
 
 _ALLOWED = {

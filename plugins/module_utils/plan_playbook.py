@@ -16,26 +16,33 @@ from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import P
 # Inventory group -> the planner's role, in the order the roles are listed for a host.
 ROLE_GROUPS = (
     ('namenode', 'namenode'),
+    ('namenode', 'zkfc'),  # only when the group has more than one host: ROLE_MIN_HOSTS
     ('secondarynamenode', 'secondarynamenode'),
+    ('journalnodes', 'journalnode'),
     ('resourcemanager', 'resourcemanager'),
     ('jobhistory', 'jobhistory'),
     ('spark_history', 'spark_history'),
     ('datanodes', 'datanode'),
     ('nodemanagers', 'nodemanager'),
+    ('zookeeper', 'zookeeper'),
 )
+# A role its group gives only when the group has at least this many hosts: with more than one NameNode (HDFS HA)
+# a failover controller (ZKFC) runs beside each, beside a lone NameNode none. The other roles: one host is enough.
+ROLE_MIN_HOSTS = {'zkfc': 2}
 # The planner's optional arguments, in the order they are added to the inputs.
 OPTIONAL_INPUTS = ('shuffle_data_bytes', 'executor_cores', 'lab', 'overrides', 'constants', 'driver_deploy_mode')
 
 
 def plan_hosts(groups, hostvars, group='hadoop'):
-    """The planner's host list: every host of `group`, in inventory order, with its roles (from ROLE_GROUPS)
-    and its `bigdata_hardware` facts ({} when it has none)."""
+    """The planner's host list: every host of `group`, in inventory order, with its roles (from ROLE_GROUPS and
+    ROLE_MIN_HOSTS) and its `bigdata_hardware` facts ({} when it has none)."""
     if not hasattr(groups, 'get'):
         raise PlanError('groups: expected the inventory\'s groups (a dict of group -> host names), got %r'
                         % (groups,))
     out = []
     for name in groups.get(group) or []:
-        roles = [role for grp, role in ROLE_GROUPS if name in (groups.get(grp) or [])]
+        roles = [role for grp, role in ROLE_GROUPS
+                 if name in (groups.get(grp) or []) and len(groups.get(grp)) >= ROLE_MIN_HOSTS.get(role, 1)]
         own = hostvars[name]
         facts = own['bigdata_hardware'] if 'bigdata_hardware' in own else {}
         out.append({'name': name, 'roles': roles, 'facts': facts})

@@ -16,7 +16,8 @@ from ansible_collections.bigdata.spark.plugins.module_utils.plan_default import 
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import (
     NM_MEMORY, NM_VCORES, PlanError, fmt_size, override_errors, parse_size_mb, parse_xmx_mb, roundup)
 
-SECTIONS = ('yarn_site', 'mapred_site', 'spark_defaults', 'hadoop_env', 'spark_env')
+# zookeeper_env is in the plan only when a host runs ZooKeeper.
+SECTIONS = ('yarn_site', 'mapred_site', 'spark_defaults', 'hadoop_env', 'spark_env', 'zookeeper_env')
 # Share of a MapReduce container its -Xmx may take at most; the rest is the JVM's non-heap memory.
 MR_HEAP_MAX_SHARE = 0.9
 
@@ -109,19 +110,31 @@ def capacity(result):
 # they come from.
 ROLE_HEAPS = (('namenode', 'HDFS_NAMENODE_OPTS'), ('datanode', 'HDFS_DATANODE_OPTS'),
               ('resourcemanager', 'YARN_RESOURCEMANAGER_OPTS'), ('nodemanager', 'YARN_NODEMANAGER_OPTS'),
-              ('historyserver', 'MAPRED_HISTORYSERVER_OPTS'))
+              ('historyserver', 'MAPRED_HISTORYSERVER_OPTS'),
+              ('journalnode', 'HDFS_JOURNALNODE_OPTS'), ('zkfc', 'HDFS_ZKFC_OPTS'))
+
+
+def _heap_mb(key, value):
+    """MB of one heap value of hadoop_env (-Xmx in JVM options), spark_env (a size) or zookeeper_env (MB)."""
+    if key in ('SPARK_DAEMON_MEMORY', 'ZK_SERVER_HEAP'):
+        return parse_size_mb(value, key)
+    return parse_xmx_mb(value, key)
 
 
 def heaps_mb(result):
     """The daemon heaps as numbers (MB) for the roles, read once here from the final hadoop_env and spark_env
     (after overrides): {'hadoop': {namenode, datanode, resourcemanager, nodemanager, historyserver},
-    'spark_history': MB}. Empty when the profile sets no heaps (stock): the roles' defaults stay."""
+    'spark_history': MB}. Empty when the profile sets no heaps (stock): the roles' defaults stay. HA's daemons when
+    a host runs them: journalnode and zkfc in 'hadoop', 'zookeeper' (zookeeper_heap_mb) from zookeeper_env."""
     env, spark_env = result['hadoop_env'], result['spark_env']
     if not env:
         return {}
     out = {'hadoop': dict((name, parse_xmx_mb(env[key], key)) for name, key in ROLE_HEAPS if key in env)}
     if 'SPARK_DAEMON_MEMORY' in spark_env:
         out['spark_history'] = parse_size_mb(spark_env['SPARK_DAEMON_MEMORY'], 'SPARK_DAEMON_MEMORY')
+    zookeeper_env = result.get('zookeeper_env', {})
+    if 'ZK_SERVER_HEAP' in zookeeper_env:
+        out['zookeeper'] = _heap_mb('ZK_SERVER_HEAP', zookeeper_env['ZK_SERVER_HEAP'])
     return out
 
 
@@ -138,6 +151,7 @@ def hosts_summary(result, hosts):
     map_vcores = max(1, int(m.get('mapreduce.map.cpu.vcores', '1')))
     env = dict(result['hadoop_env'])
     env.update(result['spark_env'])
+    env.update(result.get('zookeeper_env', {}))
     out = {}
     for host in hosts:
         name = host['name']
@@ -154,9 +168,7 @@ def hosts_summary(result, hosts):
                           'maps': min(vcores // map_vcores, nm_mb // max(1, v['map']))})
         for role, key in DAEMON_ENV:
             if role in host['roles'] and key in env:
-                value = env[key]
-                entry['daemon_heaps_mb'][key] = (parse_size_mb(value, key) if key == 'SPARK_DAEMON_MEMORY'
-                                                 else parse_xmx_mb(value, key))
+                entry['daemon_heaps_mb'][key] = _heap_mb(key, env[key])
         out[name] = entry
     return out
 
@@ -245,7 +257,7 @@ def apply_overrides(result, overrides):
         raise PlanError('overrides.%s' % '; overrides.'.join(errors))
     for key, value in overrides.items():
         for section in SECTIONS:
-            if key in result[section]:
+            if key in result.get(section, {}):
                 result[section][key] = str(value).lower() if isinstance(value, bool) else str(value).strip()
                 if key in (NM_MEMORY, NM_VCORES):
                     for nm in result['nodemanagers'].values():
@@ -253,5 +265,5 @@ def apply_overrides(result, overrides):
                 result['explain'][key] = 'Overridden by the user (overrides.%s).' % key
                 break
         else:
-            known = sorted(k for section in SECTIONS for k in result[section])
+            known = sorted(k for section in SECTIONS for k in result.get(section, {}))
             raise PlanError('overrides: unknown property %r; allowed: %s' % (key, ', '.join(known)))

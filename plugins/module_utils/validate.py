@@ -83,7 +83,7 @@ HEAP_KEYS = ("namenode", "datanode", "resourcemanager", "nodemanager", "historys
 # Which daemons of hadoop_heap_mb run on a host, by the role names the plan uses.
 HEAP_ROLES = {
     "namenode": "namenode", "datanode": "datanode", "resourcemanager": "resourcemanager",
-    "nodemanager": "nodemanager", "historyserver": "jobhistory",
+    "nodemanager": "nodemanager", "historyserver": "jobhistory", "journalnode": "journalnode", "zkfc": "zkfc",
 }
 
 

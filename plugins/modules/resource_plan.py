@@ -28,8 +28,11 @@ options:
       - The cluster's hosts. Each has C(name), C(roles) and either C(facts) (the C(bigdata_hardware) dict
         returned by M(bigdata.spark.hardware_facts), or a hand-written subset) or C(cores), C(memory_mb)
         and C(disks) given directly.
-      - Roles are C(namenode), C(secondarynamenode), C(journalnode), C(datanode), C(nodemanager),
+      - Roles are C(namenode), C(secondarynamenode), C(journalnode), C(zkfc), C(datanode), C(nodemanager),
         C(resourcemanager), C(jobhistory), C(spark_history), C(zookeeper), C(client).
+      - The heaps of high availability's daemons (C(journalnode), C(zkfc), C(zookeeper)) are planned only when a host
+        has the role; on a host that also has C(nodemanager) they are kept back from YARN on top of the rule's
+        reservation.
     type: list
     elements: dict
     required: true
@@ -210,7 +213,8 @@ hadoop_env:
     - Daemon heaps for hadoop-env.sh. C(HADOOP_HEAPSIZE_MAX) is a size for client commands; the
       C(*_OPTS) values are JVM options holding C(-Xmx) for C(HDFS_NAMENODE_OPTS),
       C(HDFS_SECONDARYNAMENODE_OPTS), C(HDFS_DATANODE_OPTS), C(YARN_RESOURCEMANAGER_OPTS),
-      C(YARN_NODEMANAGER_OPTS) and C(MAPRED_HISTORYSERVER_OPTS). Empty for the C(stock) profile.
+      C(YARN_NODEMANAGER_OPTS) and C(MAPRED_HISTORYSERVER_OPTS), and C(HDFS_JOURNALNODE_OPTS) and
+      C(HDFS_ZKFC_OPTS) when a host runs a JournalNode or a failover controller. Empty for the C(stock) profile.
   returned: always
   type: dict
   sample: {"HADOOP_HEAPSIZE_MAX": "1g", "HDFS_NAMENODE_OPTS": "-Xmx12g", "HDFS_DATANODE_OPTS": "-Xmx3g"}
@@ -218,8 +222,9 @@ heaps_mb:
   description:
     - The daemon heaps as numbers in MB, for the roles' variables (so nothing parses C(-Xmx) back);
       C(hadoop) (C(hadoop_heap_mb)'s keys C(namenode), C(datanode), C(resourcemanager), C(nodemanager),
-      C(historyserver)) and C(spark_history) (C(spark_daemon_heap_mb)), read from C(hadoop_env) and C(spark_env)
-      after the overrides. Empty for the C(stock) profile.
+      C(historyserver); C(journalnode) and C(zkfc) when a host runs them) and C(spark_history)
+      (C(spark_daemon_heap_mb)), read from C(hadoop_env) and C(spark_env) after the overrides; C(zookeeper)
+      (C(zookeeper_heap_mb)) from RV(zookeeper_env) when a host runs ZooKeeper. Empty for the C(stock) profile.
   returned: always
   type: dict
   sample: {"hadoop": {"namenode": 12288, "datanode": 3072, "resourcemanager": 8192, "nodemanager": 3072,
@@ -229,6 +234,13 @@ spark_env:
   returned: always
   type: dict
   sample: {"SPARK_DAEMON_MEMORY": "2g"}
+zookeeper_env:
+  description:
+    - The ZooKeeper server's heap, C(ZK_SERVER_HEAP), a number of MB (as ZooKeeper's C(zkEnv.sh) reads it); an
+      override of C(ZK_SERVER_HEAP) changes it. The role gets it as C(zookeeper_heap_mb) through RV(heaps_mb).
+  returned: when a host has the C(zookeeper) role, except for the C(stock) profile
+  type: dict
+  sample: {"ZK_SERVER_HEAP": "1024"}
 nodemanagers:
   description: Per-host NodeManager memory and vcores, for heterogeneous clusters (also in RV(hosts)' C(yarn_site)).
   returned: always
@@ -266,7 +278,7 @@ hosts:
       C(spark_daemon_heap_mb); hadoop-env.sh lists every daemon's heap on every host).
     - Numbers are in MB. C(cores) and C(memory_mb) for every host; for NodeManagers C(nm_mb), C(vcores), the
       C(executors) and the map containers (C(maps)) that fit; C(daemon_heaps_mb) holds the heaps of the daemons the
-      host runs, by their hadoop-env.sh or spark-env.sh name.
+      host runs, by their hadoop-env.sh or spark-env.sh name (ZooKeeper's C(ZK_SERVER_HEAP)).
   returned: always
   type: dict
   sample: {"node2": {"cores": 192, "memory_mb": 786432, "nm_mb": 737280, "vcores": 186, "executors": 37, "maps": 186,

@@ -24,6 +24,23 @@ def test_hosts_in_inventory_order_with_their_roles_and_facts():
     ]
 
 
+def test_ha_groups_give_their_roles():
+    """journalnodes and zookeeper give their roles; zkfc goes to every NameNode once the group has more than one."""
+    groups = dict(GROUPS, namenode=['m', 'w1'], journalnodes=['m', 'w1', 'w2'], zookeeper=['w2', 'm', 'w1'])
+    del groups['secondarynamenode']  # none with HA
+    assert [(h['name'], h['roles']) for h in plan_hosts(groups, HOSTVARS)] == [
+        ('m', ['namenode', 'zkfc', 'journalnode', 'resourcemanager', 'jobhistory', 'spark_history', 'zookeeper']),
+        ('w1', ['namenode', 'zkfc', 'journalnode', 'datanode', 'nodemanager', 'zookeeper']),
+        ('w2', ['journalnode', 'datanode', 'nodemanager', 'zookeeper']),
+    ]
+
+
+def test_a_lone_namenode_has_no_failover_controller():
+    groups = dict(GROUPS, journalnodes=['m'], zookeeper=['m'])
+    assert plan_hosts(groups, HOSTVARS)[0]['roles'] == [
+        'namenode', 'secondarynamenode', 'journalnode', 'resourcemanager', 'jobhistory', 'spark_history', 'zookeeper']
+
+
 def test_missing_groups_are_empty():
     assert plan_hosts({'hadoop': ['solo']}, {'solo': {}}) == [{'name': 'solo', 'roles': [], 'facts': {}}]
     assert plan_hosts({'all': []}, {}) == []

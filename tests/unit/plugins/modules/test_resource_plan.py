@@ -83,3 +83,17 @@ def test_host_without_roles(monkeypatch, capsys):
     out = run(monkeypatch, capsys, hosts=[{'name': 'x', 'roles': [], 'cores': 4, 'memory_mb': 8192}])
     assert out['failed'] is True
     assert 'hosts[x].roles: a host needs at least one role' in out['msg']
+
+
+def test_ha_daemons(monkeypatch, capsys):
+    """JournalNodes, failover controllers and ZooKeeper: their heaps in hadoop_env, zookeeper_env and heaps_mb."""
+    hosts = [dict(h, roles=h['roles'] + ['journalnode', 'zookeeper'] + (['zkfc'] if h['name'] != 'node3' else []))
+             for h in SEED_HOSTS]
+    out = run(monkeypatch, capsys, hosts=hosts)
+    assert (out['hadoop_env']['HDFS_JOURNALNODE_OPTS'], out['hadoop_env']['HDFS_ZKFC_OPTS']) == ('-Xmx1g', '-Xmx256m')
+    assert out['zookeeper_env'] == {'ZK_SERVER_HEAP': '2048'}
+    assert out['hosts']['node3']['heaps_mb']['zookeeper'] == 2048
+    assert out['hosts']['node3']['heaps_mb']['hadoop']['journalnode'] == 1024
+    # 8 GiB kept back, plus the JournalNode's 1 GiB and ZooKeeper's 2 GiB
+    assert out['nodemanagers']['node3']['yarn.nodemanager.resource.memory-mb'] == str(737280 - 3072)
+    assert 'zookeeper_env' not in run(monkeypatch, capsys, hosts=SEED_HOSTS)
