@@ -165,9 +165,11 @@ def _groups(data):
 
 def _is_ha(path):
     """Whether the lab inventory has the HA groups (a journal quorum)."""
-    if not path:
+    try:
+        data = yaml.safe_load(_inventory_file(path).read_text()) if path else {}
+    except FileNotFoundError:
         return False
-    return "journalnodes" in _groups(yaml.safe_load(_inventory_file(path).read_text()))
+    return "journalnodes" in _groups(data)
 
 
 HA_LAB = _is_ha(INVENTORY)

@@ -58,3 +58,32 @@ def test_no_inventory_file(monkeypatch, tmp_path):
     module = _load(monkeypatch, tmp_path, LAB, "other.yml")
     with pytest.raises(FileNotFoundError):
         module._inventory_file(tmp_path / "src")
+
+
+HA = {"all": {"children": {"hadoop": {"children": {
+    "namenode": {"hosts": {"m": {"ansible_host": "10.0.0.10"}, "w1": None}},
+    "resourcemanager": {"hosts": {"m": None}},
+    "zookeeper": {"hosts": {"m": None, "w1": None, "w2": None}},
+    "journalnodes": {"hosts": {"m": None, "w1": None, "w2": None}},
+    "workers": {"hosts": {"w1": {"ansible_host": "10.0.0.11"}, "w2": {"ansible_host": "10.0.0.12"}}},
+    "datanodes": {"children": {"workers": None}}}}}}}
+
+
+def test_ha_lab_gets_the_ha_cases(monkeypatch, tmp_path):
+    module = _load(monkeypatch, tmp_path, HA, "hosts.yml")
+    assert module.HA_LAB and "ha-without-fencing" in module.CASES and "even-zookeeper" in module.GROUP_CASES
+    (tmp_path / "plain").mkdir()
+    plain = _load(monkeypatch, tmp_path / "plain", LAB, "hosts.yml")
+    assert not plain.HA_LAB and "ha-without-fencing" not in plain.CASES
+
+
+def test_drop_and_samehost(monkeypatch, tmp_path):
+    module = _load(monkeypatch, tmp_path, HA, "hosts.yml")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    dropped = module._groups(yaml.safe_load((module._edited_inventory(tmp_path / "a", "drop:zookeeper") / "hosts.yml").read_text()))
+    assert sorted(dropped["zookeeper"]["hosts"]) == ["m", "w1"]
+    same = module._groups(yaml.safe_load((module._edited_inventory(tmp_path / "b", "samehost:journalnodes") / "hosts.yml").read_text()))
+    # every member, wherever it is listed, at the first member's address
+    assert [same["journalnodes"]["hosts"][h]["ansible_host"] for h in ("m", "w1", "w2")] == ["10.0.0.10"] * 3
+    assert same["workers"]["hosts"]["w2"]["ansible_host"] == "10.0.0.10"
