@@ -60,6 +60,17 @@ DAEMONS = (
      'port_vars': ('hadoop_namenode_rpc_port', 'hdfs_namenode_http_port'), 'more_ports': (),
      'port_var': 'hdfs_namenode_http_port', 'health': '/jmx?qry=Hadoop:service=NameNode,name=FSNamesystem*',
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
+    # The checkpointer of a cluster without HA (a standby NameNode checkpoints with HA): it merges the NameNode's
+    # edits into a new fsimage every dfs.namenode.checkpoint.period and uploads it back.
+    {'name': 'secondarynamenode', 'role': 'hdfs', 'group': 'secondarynamenode',
+     'host_var': 'hdfs_secondarynamenode_host', 'switch_var': 'hdfs_secondarynamenode_enabled',
+     'unit': 'hadoop-hdfs-secondarynamenode', 'kind': 'master', 'order': 15, 'description': 'HDFS SecondaryNameNode',
+     'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),
+     'command': 'hdfs secondarynamenode', 'log_subdir': 'hdfs',
+     'port_vars': ('hdfs_secondarynamenode_http_port',), 'more_ports': (),
+     'port_var': 'hdfs_secondarynamenode_http_port',
+     'health': '/jmx?qry=Hadoop:service=SecondaryNameNode,name=SecondaryNameNodeInfo',
+     'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # 9866: the data transfer port (dfs.datanode.address).
     {'name': 'datanode', 'role': 'hdfs', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker',
      'order': 50, 'description': 'HDFS DataNode', 'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),

@@ -108,7 +108,8 @@ def capacity(result):
 
 # The roles' heap variables (hadoop_heap_mb's keys; spark_daemon_heap_mb) and the hadoop-env/spark-env keys
 # they come from.
-ROLE_HEAPS = (('namenode', 'HDFS_NAMENODE_OPTS'), ('datanode', 'HDFS_DATANODE_OPTS'),
+ROLE_HEAPS = (('namenode', 'HDFS_NAMENODE_OPTS'), ('secondarynamenode', 'HDFS_SECONDARYNAMENODE_OPTS'),
+              ('datanode', 'HDFS_DATANODE_OPTS'),
               ('resourcemanager', 'YARN_RESOURCEMANAGER_OPTS'), ('nodemanager', 'YARN_NODEMANAGER_OPTS'),
               ('historyserver', 'MAPRED_HISTORYSERVER_OPTS'),
               ('journalnode', 'HDFS_JOURNALNODE_OPTS'), ('zkfc', 'HDFS_ZKFC_OPTS'))
@@ -123,7 +124,7 @@ def _heap_mb(key, value):
 
 def heaps_mb(result):
     """The daemon heaps as numbers (MB) for the roles, read once here from the final hadoop_env and spark_env
-    (after overrides): {'hadoop': {namenode, datanode, resourcemanager, nodemanager, historyserver},
+    (after overrides): {'hadoop': {namenode, secondarynamenode, datanode, resourcemanager, nodemanager, historyserver},
     'spark_history': MB}. Empty when the profile sets no heaps (stock): the roles' defaults stay. HA's daemons when
     a host runs them: journalnode and zkfc in 'hadoop', 'zookeeper' (zookeeper_heap_mb) from zookeeper_env."""
     env, spark_env = result['hadoop_env'], result['spark_env']

@@ -45,6 +45,7 @@ ENV_TAIL = """# The bigdata.spark launchers add their own --add-opens list on Ja
 export HADOOP_JPMS_OPTS=""
 
 export HDFS_NAMENODE_OPTS="-Xms512m -Xmx512m"
+export HDFS_SECONDARYNAMENODE_OPTS="-Xmx512m"
 export HDFS_DATANODE_OPTS="-Xmx384m"
 export YARN_RESOURCEMANAGER_OPTS="-Xmx512m"
 export YARN_NODEMANAGER_OPTS="-Xmx384m"

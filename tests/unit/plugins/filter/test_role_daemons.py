@@ -29,7 +29,8 @@ def host(name, groups, **more):
     """The variables a role sees on a host: the roles' literal defaults, the inventory's groups, and more."""
     variables = literal_defaults()
     variables.update(inventory_hostname=name, group_names=groups, yarn_jobhistory_host="master",
-                     spark_history_host="master", spark_history_enabled=True)
+                     spark_history_host="master", spark_history_enabled=True,
+                     hdfs_secondarynamenode_host="master", hdfs_secondarynamenode_enabled=True)
     variables.update(more)
     return variables
 
@@ -43,7 +44,8 @@ def enabled(daemons):
 
 
 def test_each_role_lists_its_daemons_in_start_order():
-    assert [x["unit"] for x in role_daemons("hdfs", MASTER)] == ["hadoop-hdfs-namenode", "hadoop-hdfs-datanode"]
+    assert [x["unit"] for x in role_daemons("hdfs", MASTER)] == [
+        "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-datanode"]
     assert [x["unit"] for x in role_daemons("yarn", MASTER)] == [
         "hadoop-yarn-resourcemanager", "hadoop-yarn-nodemanager", "hadoop-mapred-historyserver"]
     assert [x["unit"] for x in role_daemons("spark", MASTER)] == ["spark-history-server"]
@@ -51,15 +53,21 @@ def test_each_role_lists_its_daemons_in_start_order():
 
 
 @pytest.mark.parametrize("variables,hdfs,yarn,spark", [
-    (MASTER, ["hadoop-hdfs-namenode", "hadoop-hdfs-datanode"],
+    (MASTER, ["hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-datanode"],
      ["hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver"], ["spark-history-server"]),
     (WORKER, ["hadoop-hdfs-datanode"], ["hadoop-yarn-nodemanager"], []),
     # The JobHistory and history servers run on the host their variable names, not on their whole group.
-    (dict(MASTER, yarn_jobhistory_host="other", spark_history_host="other"),
+    (dict(MASTER, yarn_jobhistory_host="other", spark_history_host="other", hdfs_secondarynamenode_host="other"),
      ["hadoop-hdfs-namenode", "hadoop-hdfs-datanode"], ["hadoop-yarn-resourcemanager"], []),
+    # The SecondaryNameNode on a host of its own (the group secondarynamenode), and off (HA).
+    (dict(WORKER, hdfs_secondarynamenode_host="worker1"),
+     ["hadoop-hdfs-secondarynamenode", "hadoop-hdfs-datanode"], ["hadoop-yarn-nodemanager"], []),
+    (dict(MASTER, hdfs_secondarynamenode_enabled=False), ["hadoop-hdfs-namenode", "hadoop-hdfs-datanode"],
+     ["hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver"], ["spark-history-server"]),
     (dict(WORKER, yarn_jobhistory_host="worker1", spark_history_host="worker1"),
      ["hadoop-hdfs-datanode"], ["hadoop-yarn-nodemanager", "hadoop-mapred-historyserver"], ["spark-history-server"]),
-    (dict(MASTER, spark_history_enabled=False), ["hadoop-hdfs-namenode", "hadoop-hdfs-datanode"],
+    (dict(MASTER, spark_history_enabled=False),
+     ["hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-datanode"],
      ["hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver"], []),
 ])
 def test_enabled_follows_groups_and_host_variables(variables, hdfs, yarn, spark):
@@ -75,6 +83,7 @@ def test_users_ports_and_runtime_fields_are_resolved():
     assert hdfs["namenode"]["user"] == "hdfs2"
     assert hdfs["namenode"]["ports"] == [9000, 50070] and hdfs["namenode"]["port"] == 50070
     assert hdfs["datanode"]["ports"] == [9864]
+    assert (hdfs["secondarynamenode"]["user"], hdfs["secondarynamenode"]["ports"]) == ("hdfs2", [9868])
     yarn = dict((x["name"], x) for x in role_daemons("yarn", variables, {"nodemanager": {"kill_mode_process": True}}))
     assert [yarn[n]["user"] for n in ("resourcemanager", "nodemanager", "jobhistory")] == ["yarn2", "yarn2", "mr2"]
     assert yarn["resourcemanager"]["ports"] == [8032, 8088]
@@ -104,6 +113,7 @@ def test_bad_input_is_named(args, message):
 def test_preflight_ports_are_every_port_each_daemon_binds():
     assert daemon_ports({}) == [
         {"group": "namenode", "unit": "hadoop-hdfs-namenode", "ports": [9000, 9870]},
+        {"group": "secondarynamenode", "unit": "hadoop-hdfs-secondarynamenode", "ports": [9868]},
         {"group": "datanodes", "unit": "hadoop-hdfs-datanode", "ports": [9864, 9866, 9867]},
         {"group": "resourcemanager", "unit": "hadoop-yarn-resourcemanager", "ports": [8030, 8031, 8032, 8033, 8088]},
         {"group": "nodemanagers", "unit": "hadoop-yarn-nodemanager", "ports": [7337, 8040, 8042, 45454]},

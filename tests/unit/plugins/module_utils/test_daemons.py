@@ -30,14 +30,14 @@ def jmx(**changes):
 
 def test_table_order_groups_and_defaults():
     t = d.table({}, DEFAULTS)
-    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-namenode", "hadoop-yarn-resourcemanager",
-                                      "hadoop-mapred-historyserver", "spark-history-server",
+    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode",
+                                      "hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver", "spark-history-server",
                                       "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
     assert d.units() == [x["unit"] for x in t]
-    assert [x["kind"] for x in t] == ["master"] * 5 + ["worker"] * 2
-    assert [x["group"] for x in t] == ["zookeeper", "namenode", "resourcemanager", "jobhistory", "spark_history", "datanodes",
+    assert [x["kind"] for x in t] == ["master"] * 6 + ["worker"] * 2
+    assert [x["group"] for x in t] == ["zookeeper", "namenode", "secondarynamenode", "resourcemanager", "jobhistory", "spark_history", "datanodes",
                                        "nodemanagers"]
-    assert [x["port"] for x in t] == [2181, 9870, 8088, 19888, 18080, 9864, 8042]
+    assert [x["port"] for x in t] == [2181, 9870, 9868, 8088, 19888, 18080, 9864, 8042]
 
 
 def test_files_each_daemon_reads():
@@ -86,7 +86,7 @@ def test_filter_reads_only_the_table_variables():
                            "zookeeper_install_root", "zookeeper_conf_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
-    assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[5]["port"] == 1022
+    assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[6]["port"] == 1022
     assert daemon_table(None) == d.table({}, DEFAULTS)
     with pytest.raises(AnsibleFilterError, match="a mapping"):
         daemon_table(["namenode"])

@@ -61,7 +61,8 @@ def test_seed_hadoop_env_and_explain():
         'MAPRED_HISTORYSERVER_OPTS': '-Xmx2g'}
     assert r['spark_env'] == {'SPARK_DAEMON_MEMORY': '2g'}
     # the same heaps as numbers for the roles (hadoop_heap_mb, spark_daemon_heap_mb)
-    assert r['heaps_mb'] == {'hadoop': {'namenode': 12288, 'datanode': 3072, 'resourcemanager': 6144,
+    assert r['heaps_mb'] == {'hadoop': {'namenode': 12288, 'secondarynamenode': 12288, 'datanode': 3072,
+                                        'resourcemanager': 6144,
                                         'nodemanager': 3072, 'historyserver': 2048}, 'spark_history': 2048}
     for section in ('yarn_site', 'mapred_site', 'spark_defaults'):
         for key in r[section]:
@@ -106,7 +107,8 @@ def test_default_on_the_seed_shape_exact():
     assert {k: v for k, v in node2.items() if k not in ('yarn_site', 'mapred_site', 'spark_defaults')} == {
         'cores': 192, 'memory_mb': 786432, 'nm_mb': 737280, 'vcores': 186, 'executors': 37, 'maps': 186,
         'daemon_heaps_mb': {'HDFS_DATANODE_OPTS': 3072, 'YARN_NODEMANAGER_OPTS': 3072},
-        'heaps_mb': {'hadoop': {'namenode': 12288, 'datanode': 3072, 'resourcemanager': 6144, 'nodemanager': 3072,
+        'heaps_mb': {'hadoop': {'namenode': 12288, 'secondarynamenode': 12288, 'datanode': 3072,
+                                'resourcemanager': 6144, 'nodemanager': 3072,
                                 'historyserver': 2048}, 'spark_history': 2048}}
     assert (node2['yarn_site'], node2['mapred_site'], node2['spark_defaults']) == (y, m, s)
     assert 'every executor asked for is granted' in r['explain']['spark.executor.instances']
