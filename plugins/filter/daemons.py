@@ -101,6 +101,57 @@ def ha_namenode_actions(order, namenodes, journals):
         raise AnsibleFilterError("ha_namenode_actions: %s" % exc) from exc
 
 
+def restart_rules(host_vars):
+    """The daemons with a restart rule (ZooKeeper's leader last, the JournalNodes in sync, the standby NameNode and
+    ResourceManager first), in restart order, resolved for a host's variables."""
+    host_vars = _mapping("restart_rules", host_vars)
+    return _call("restart_rules", table.restart_rules, host_vars, role_defaults())
+
+
+def rule_plan(rules, restart, groups, answers=None):
+    """The passes of the daemons with a restart rule, each with its hosts in restart order. answers: the registered
+    results of asking the hosts their state, each with item {name, host, probe} and stdout (four-letter word) or
+    json (HTTP); an answer without a state counts as none."""
+    states = {}
+    for result in answers or []:
+        item = result.get("item") if isinstance(result, dict) and not result.get("skipped") else None
+        if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], dict):
+            item = {"name": item[0].get("name"), "probe": item[0].get("probe"), "host": item[1]}
+        if not isinstance(item, dict):
+            continue
+        states.setdefault(item.get("name"), {})[item.get("host")] = _state(result, item.get("probe"))
+    return _call("rule_plan", table.rule_plan, rules, restart, groups, states)
+
+
+def _state(result, probe):
+    answer = result.get("json") if str(probe or "").startswith("/") else result.get("stdout")
+    return table.rule_state(probe, answer)
+
+
+def rule_states(results, probe):
+    """host -> state from the registered results of asking each host (loop item: the host) its probe."""
+    out = {}
+    for result in results or []:
+        if isinstance(result, dict) and not result.get("skipped") and isinstance(result.get("item"), str):
+            out[result["item"]] = _state(result, probe)
+    return out
+
+
+def rule_state(answer, probe):
+    """A daemon's state from its answer to its probe (leader, follower, standalone, active, standby, up; '')."""
+    return table.rule_state(probe, answer)
+
+
+def rolled_txid(output):
+    """The first transaction id of the edit segment `hdfs dfsadmin -rollEdits` started (None when not said)."""
+    return table.rolled_txid(output)
+
+
+def journal_sync_problems(jmx, bean, txid):
+    """Why a JournalNode is not yet in sync (empty: it wrote the new segment's first transaction)."""
+    return _call("journal_sync_problems", table.journal_sync_problems, jmx, bean, txid)
+
+
 # The variables the table and the HA plan read (a host's variables are templated when read, so only these are).
 _WANTED = frozenset(table.variables_read() + ha.VARIABLES)
 
@@ -111,4 +162,5 @@ class FilterModule:
     def filters(self):
         return {"daemon_table": daemon_table, "role_daemons": role_daemons, "daemon_ports": daemon_ports,
                 "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan,
-                "ha_namenode_actions": ha_namenode_actions}
+                "ha_namenode_actions": ha_namenode_actions, "restart_rules": restart_rules, "rule_plan": rule_plan,
+                "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems}

@@ -18,6 +18,8 @@ Plain functions over plain values: no Ansible import, no I/O.
 
 from __future__ import annotations
 
+import re
+
 HDFS_FILES = ('core-site.xml', 'hdfs-site.xml', 'hadoop-env.sh', 'log4j.properties')
 YARN_FILES = ('core-site.xml', 'hdfs-site.xml', 'yarn-site.xml', 'mapred-site.xml', 'capacity-scheduler.xml',
               'hadoop-env.sh', 'log4j.properties')
@@ -51,14 +53,32 @@ HDFS_EXEC_COMMENT = (
 #   Hadoop's, and conf_files: the files of its configuration directory (conf_var) it reads;
 #   probe: a four-letter word and its answer on port_var instead of an HTTP health path;
 #   restart_leader_last: an ensemble whose leader restarts after its followers.
+#   restart_rule: the daemon restarts in a pass of its own over its group, one host at a time, before the masters'
+#   and workers' passes (RESTART_RULES says how; restart_rules/rule_plan below): leader_last (followers first, the
+#   leader last: its restart_leader_last), in_sync (each in sync before the next: after its restart a new edit
+#   segment starts and sync_bean, its JMX bean, must reach it), standby_first (the standby first, the active one
+#   last; only with more than one host in the group, i.e. HA); state_probe: how to ask its state (a four-letter
+#   word on its port_var, or an HTTP path there); failover_first: the active one hands over gracefully before it
+#   restarts (hdfs haadmin -failover); restart_with: the daemon restarts in that daemon's pass, after it.
 # A variable's default is its role's (the name's prefix: hadoop_, hdfs_, yarn_, spark_).
 DAEMONS = (
+    # HDFS HA's quorum journal: the NameNodes write their edits to a majority of the JournalNodes, which must be
+    # up before a NameNode starts (or is formatted). Restarted one at a time, each in sync before the next.
+    {'name': 'journalnode', 'role': 'hdfs', 'group': 'journalnodes', 'unit': 'hadoop-hdfs-journalnode',
+     'kind': 'master', 'order': 8, 'description': 'HDFS JournalNode', 'account': 'hdfs', 'after': (),
+     'command': 'hdfs journalnode', 'log_subdir': 'hdfs',
+     'port_vars': ('hdfs_journalnode_rpc_port', 'hdfs_journalnode_http_port'), 'more_ports': (),
+     'port_var': 'hdfs_journalnode_http_port', 'health': '/jmx?qry=Hadoop:service=JournalNode,name=JournalNodeInfo',
+     'restart_rule': 'in_sync', 'sync_bean': 'Hadoop:service=JournalNode,name=Journal-{nameservice}',
+     'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     {'name': 'namenode', 'role': 'hdfs', 'group': 'namenode', 'unit': 'hadoop-hdfs-namenode', 'kind': 'master',
      'order': 10, 'description': 'HDFS NameNode', 'account': 'hdfs', 'after': (),
      'command': 'hdfs namenode', 'log_subdir': 'hdfs', 'exec_args': ' $HDFS_STARTUP_OPTS',
      'exec_comment': HDFS_EXEC_COMMENT,
      'port_vars': ('hadoop_namenode_rpc_port', 'hdfs_namenode_http_port'), 'more_ports': (),
      'port_var': 'hdfs_namenode_http_port', 'health': '/jmx?qry=Hadoop:service=NameNode,name=FSNamesystem*',
+     'restart_rule': 'standby_first', 'state_probe': '/jmx?qry=Hadoop:service=NameNode,name=NameNodeStatus',
+     'failover_first': True,
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # The checkpointer of a cluster without HA (a standby NameNode checkpoints with HA): it merges the NameNode's
     # edits into a new fsimage every dfs.namenode.checkpoint.period and uploads it back.
@@ -71,6 +91,13 @@ DAEMONS = (
      'port_var': 'hdfs_secondarynamenode_http_port',
      'health': '/jmx?qry=Hadoop:service=SecondaryNameNode,name=SecondaryNameNodeInfo',
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
+    # HDFS HA: the failover controller beside each NameNode watches it and holds its lock in ZooKeeper; the
+    # NameNode whose controller holds the lock is active. Its port (dfs.ha.zkfc.port) takes graceful failovers.
+    {'name': 'zkfc', 'role': 'hdfs', 'group': 'namenode', 'switch_var': 'hdfs_ha_enabled',
+     'unit': 'hadoop-hdfs-zkfc', 'kind': 'master', 'order': 12, 'description': 'HDFS ZooKeeper failover controller',
+     'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',), 'command': 'hdfs zkfc', 'log_subdir': 'hdfs',
+     'port_vars': ('hdfs_zkfc_port',), 'more_ports': (), 'port_var': 'hdfs_zkfc_port', 'health': None,
+     'restart_with': 'namenode', 'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # 9866: the data transfer port (dfs.datanode.address).
     {'name': 'datanode', 'role': 'hdfs', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker',
      'order': 50, 'description': 'HDFS DataNode', 'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),
@@ -85,6 +112,7 @@ DAEMONS = (
      'after': ('hadoop-hdfs-namenode.service',), 'command': 'yarn resourcemanager', 'log_subdir': 'yarn',
      'port_vars': ('yarn_resourcemanager_port', 'yarn_resourcemanager_webapp_port'), 'more_ports': (8030, 8031, 8033),
      'port_var': 'yarn_resourcemanager_webapp_port', 'health': '/ws/v1/cluster/metrics',
+     'restart_rule': 'standby_first', 'state_probe': '/ws/v1/cluster/info',
      'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': False},
     # The NodeManager loads Spark's YARN shuffle service from Spark's release. 8040: the localizer port.
     {'name': 'nodemanager', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
@@ -115,7 +143,8 @@ DAEMONS = (
     # (probe), and serving when `srvr` reports a Mode. Only the leader binds the quorum port, and a lone server
     # (standalone) no election port, so the role waits for the client port alone. restart_leader_last: a rolling
     # restart must restart the followers first and the leader last, each after the ensemble serves again
-    # (playbooks/restart.yml does not do that yet; the zookeeper role restarts its servers itself that way).
+    # (restart_rule leader_last: playbooks/restart.yml's pass over the group; the zookeeper role restarts its servers
+    # itself that way).
     {'name': 'zookeeper', 'role': 'zookeeper', 'group': 'zookeeper', 'unit': 'zookeeper-server', 'kind': 'master',
      'order': 5, 'description': 'Apache ZooKeeper server', 'user_var': 'zookeeper_user', 'after': (),
      'java_class': 'org.apache.zookeeper.server.quorum.QuorumPeerMain', 'java_args': ('zoo.cfg',),
@@ -125,6 +154,7 @@ DAEMONS = (
      'heap_var': 'zookeeper_heap_mb', 'opts_var': 'zookeeper_jvm_opts',
      'port_vars': ('zookeeper_client_port',), 'more_ports': ('zookeeper_quorum_port', 'zookeeper_election_port'),
      'port_var': 'zookeeper_client_port', 'health': None, 'probe': ('ruok', 'imok'), 'restart_leader_last': True,
+     'restart_rule': 'leader_last', 'state_probe': 'srvr',
      'conf_files': ('zoo.cfg', 'logback.xml'), 'hadoop_files': (), 'spark_conf': False, 'spark_release': False},
 )
 
@@ -312,17 +342,42 @@ def _count(value, what):
     return value
 
 
-def hdfs_problems(jmx, expected_datanodes):
-    """What keeps HDFS from being healthy, from the NameNode's answer to /jmx?qry=...name=FSNamesystem*:
-    safe mode, missing or corrupt blocks, fewer live DataNodes than the inventory's less those the NameNode
-    counts as decommissioned. An empty list: healthy."""
-    expected = _count(expected_datanodes, 'expected_datanodes')
-    if not isinstance(jmx, dict) or not isinstance(jmx.get('beans'), list):
-        return ['the NameNode gave no JMX answer (is it up?)']
+def _fsnamesystem(jmx):
     merged = {}
     for bean in jmx['beans']:
         if isinstance(bean, dict) and str(bean.get('name', '')).startswith('Hadoop:service=NameNode,name=FSNamesystem'):
             merged.update(bean)
+    return merged
+
+
+def _ha_state(jmx):
+    """A NameNode's HA state from its FSNamesystem bean (tag.HAState: active, standby, ...; '' without an answer)."""
+    if not isinstance(jmx, dict) or not isinstance(jmx.get('beans'), list):
+        return ''
+    return str(_fsnamesystem(jmx).get('tag.HAState', ''))
+
+
+def hdfs_problems(jmx, expected_datanodes, standby_ok=False):
+    """What keeps HDFS from being healthy, from the NameNode's answer to /jmx?qry=...name=FSNamesystem*:
+    safe mode, missing or corrupt blocks, fewer live DataNodes than the inventory's less those the NameNode
+    counts as decommissioned. An empty list: healthy.
+
+    With HA, jmx is the list of every NameNode's answer: the active one is judged, and none active is a problem.
+    standby_ok: a standby NameNode's own answer counts as healthy (the gate waits on each NameNode in turn and
+    judges the active one)."""
+    if isinstance(jmx, list):
+        states = [_ha_state(one) for one in jmx]
+        active = [one for one, state in zip(jmx, states) if state == 'active']
+        if len(active) != 1:
+            return ['%d active NameNode(s), 1 expected (states: %s)'
+                    % (len(active), ', '.join(s or 'no answer' for s in states))]
+        jmx = active[0]
+    elif standby_ok and _ha_state(jmx) == 'standby':
+        return []
+    expected = _count(expected_datanodes, 'expected_datanodes')
+    if not isinstance(jmx, dict) or not isinstance(jmx.get('beans'), list):
+        return ['the NameNode gave no JMX answer (is it up?)']
+    merged = _fsnamesystem(jmx)
     needed = ('FSState', 'NumLiveDataNodes', 'NumDecomLiveDataNodes', 'NumDecomDeadDataNodes', 'MissingBlocks',
               'CorruptBlocks')
     absent = [k for k in needed if k not in merged]
@@ -361,3 +416,131 @@ def yarn_problems(metrics, expected_nodemanagers):
                 'lost %s, unhealthy %s)' % (int(m['activeNodes']), want, expected, leaving, m.get('lostNodes', '?'),
                                             m.get('unhealthyNodes', '?'))]
     return []
+
+
+# How a daemon with a restart_rule restarts (playbooks/restart.yml, one play per such daemon, one host at a time):
+RESTART_RULES = {
+    'leader_last': 'the followers first, the leader last, each serving again before the next',
+    'in_sync': 'one at a time, each in sync with the writer (it reached a new edit segment) before the next',
+    'standby_first': 'the standby first, the active one last (handing over first with failover_first)',
+}
+# The states of a daemon that serves: ZooKeeper's modes, the HA states, and `up` (it answers its health path).
+SERVING = ('leader', 'follower', 'standalone', 'observer', 'active', 'standby', 'up')
+# The state that restarts last under each rule.
+_LAST = {'leader_last': 'leader', 'standby_first': 'active', 'in_sync': None}
+
+
+def restart_rules(host_vars=None, fallbacks=None):
+    """The daemons with a restart rule, in restart order: name, group, unit, rule, units (its unit, then those of the
+    daemons that restart with it, in restart order), probe (state_probe, else its health path), port (port_var),
+    failover_first, and sync_bean with the nameservice filled in."""
+    ordered = sorted(DAEMONS, key=lambda d: d['order'])
+    out = []
+    for d in ordered:
+        rule = d.get('restart_rule')
+        if rule is None:
+            continue
+        if rule not in RESTART_RULES:
+            raise DaemonError('%s: restart_rule must be one of %s; got %r'
+                              % (d['name'], ', '.join(sorted(RESTART_RULES)), rule))
+        entry = {'name': d['name'], 'group': d['group'], 'unit': d['unit'], 'rule': rule,
+                 'units': [d['unit']] + [w['unit'] for w in ordered if w.get('restart_with') == d['name']],
+                 'probe': d.get('state_probe') or d.get('health'),
+                 'port': _ports([d['port_var']], host_vars, fallbacks)[0],
+                 'failover_first': bool(d.get('failover_first'))}
+        if d.get('sync_bean'):
+            entry['sync_bean'] = d['sync_bean'].format(nameservice=_value('hdfs_nameservice', host_vars, fallbacks))
+        out.append(entry)
+    return out
+
+
+def rule_state(probe, answer):
+    """A daemon's state from its answer to its probe: a four-letter word's text (ZooKeeper's srvr: leader, follower,
+    standalone, observer), or an HTTP answer as parsed JSON: a NameNode's NameNodeStatus bean (State: active,
+    standby), a ResourceManager's /ws/v1/cluster/info (haState: ACTIVE, STANDBY), else `up` for any JMX answer
+    with a bean. '' when there is no (serving) answer."""
+    if not probe:
+        return ''
+    if not str(probe).startswith('/'):
+        match = re.search(r'^Mode: (\w+)\s*$', answer if isinstance(answer, str) else '', re.MULTILINE)
+        return match.group(1) if match else ''
+    if not isinstance(answer, dict):
+        return ''
+    info = answer.get('clusterInfo')
+    if isinstance(info, dict):
+        return str(info.get('haState') or '').lower()
+    beans = answer.get('beans')
+    if isinstance(beans, list) and beans:
+        for bean in beans:
+            if isinstance(bean, dict) and 'State' in bean and str(bean.get('name', '')).endswith('NameNodeStatus'):
+                return str(bean['State']).lower()
+        return 'up'
+    return ''
+
+
+def rule_order(rule, hosts, states):
+    """The hosts of a rule's pass in the order they restart: those whose state restarts last under the rule (the
+    ZooKeeper leader, the active NameNode or ResourceManager) after the others; otherwise the given order."""
+    if rule not in RESTART_RULES:
+        raise DaemonError('rule: one of %s is required; got %r' % (', '.join(sorted(RESTART_RULES)), rule))
+    states = states or {}
+    last = _LAST[rule]
+    return [h for h in hosts if states.get(h) != last or last is None] + \
+        [h for h in hosts if last is not None and states.get(h) == last]
+
+
+def rule_plan(rules, restart, groups, states=None):
+    """The passes of the daemons with a restart rule. rules: restart_rules(); restart: host -> the units it restarts
+    (the play's hosts); groups: the inventory's groups; states: daemon name -> host -> state (rule_state).
+
+    A pass exists for a daemon when a host of its group restarts one of its units; standby_first only with more
+    than one host in the group (HA; a lone NameNode or ResourceManager restarts with the masters, as without the
+    rule). Returns [{name, rule, group, units, hosts (in restart order), states, failover_first, sync_bean}]."""
+    if not hasattr(restart, 'get') or not hasattr(groups, 'get'):
+        raise DaemonError('restart and groups must be mappings (host -> units, group -> hosts); got %r, %r'
+                          % (restart, groups))
+    states = states or {}
+    out = []
+    for r in rules:
+        group = list(groups.get(r['group']) or [])
+        if r['rule'] == 'standby_first' and len(group) < 2:
+            continue
+        hosts = [h for h in group if set(r['units']) & set(restart.get(h) or ())]
+        if not hosts:
+            continue
+        mine = dict((h, s) for h, s in (states.get(r['name']) or {}).items() if h in group)
+        step = dict(r)
+        step.update({'hosts': rule_order(r['rule'], hosts, mine), 'states': mine})
+        out.append(step)
+    return out
+
+
+def rolled_txid(output):
+    """The first transaction id of the new edit segment from `hdfs dfsadmin -rollEdits` ('New segment starts at
+    txid N'); None when the output does not say."""
+    match = re.search(r'New segment starts at txid (\d+)', output if isinstance(output, str) else '')
+    return int(match.group(1)) if match else None
+
+
+def journal_sync_problems(jmx, bean, txid):
+    """Why a JournalNode is not yet in sync with the writer, from its answer to /jmx?qry=<bean>: no bean yet (it has
+    not heard from the writer since it started), its last written transaction before txid (the first of the segment
+    started after its restart), or transactions it lags. An empty list: in sync."""
+    if txid is None or isinstance(txid, bool):
+        return ['no new edit segment to wait for (dfsadmin -rollEdits did not say where it starts)']
+    beans = jmx.get('beans') if isinstance(jmx, dict) else None
+    found = [b for b in beans or [] if isinstance(b, dict) and b.get('name') == bean]
+    if not found:
+        return ['%s: no such bean yet (the JournalNode has not written since it started)' % bean]
+    b = found[0]
+    problems = []
+    try:
+        last = int(b.get('LastWrittenTxId'))
+    except (TypeError, ValueError):
+        return ['%s: no LastWrittenTxId' % bean]
+    if last < int(txid):
+        problems.append('last written transaction %d, the new segment starts at %d' % (last, int(txid)))
+    lag = b.get('CurrentLagTxns')
+    if lag not in (None, '') and int(lag) > 0:
+        problems.append('%d transaction(s) behind the writer' % int(lag))
+    return problems

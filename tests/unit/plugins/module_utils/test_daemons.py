@@ -5,6 +5,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.filter.daemons import FilterModule, daemon_table, role_defaults
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
+from ansible_collections.bigdata.spark.plugins.module_utils import ha
 
 # The roles' defaults, which fill what a host's variables do not set.
 DEFAULTS = role_defaults()
@@ -30,14 +31,15 @@ def jmx(**changes):
 
 def test_table_order_groups_and_defaults():
     t = d.table({}, DEFAULTS)
-    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode",
-                                      "hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver", "spark-history-server",
-                                      "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
+    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-zkfc",
+                                      "hadoop-hdfs-secondarynamenode",
+                                      "hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver",
+                                      "spark-history-server", "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
     assert d.units() == [x["unit"] for x in t]
-    assert [x["kind"] for x in t] == ["master"] * 6 + ["worker"] * 2
-    assert [x["group"] for x in t] == ["zookeeper", "namenode", "secondarynamenode", "resourcemanager", "jobhistory", "spark_history", "datanodes",
-                                       "nodemanagers"]
-    assert [x["port"] for x in t] == [2181, 9870, 9868, 8088, 19888, 18080, 9864, 8042]
+    assert [x["kind"] for x in t] == ["master"] * 8 + ["worker"] * 2
+    assert [x["group"] for x in t] == ["zookeeper", "journalnodes", "namenode", "namenode", "secondarynamenode", "resourcemanager",
+                                       "jobhistory", "spark_history", "datanodes", "nodemanagers"]
+    assert [x["port"] for x in t] == [2181, 8480, 9870, 8019, 9868, 8088, 19888, 18080, 9864, 8042]
 
 
 def test_files_each_daemon_reads():
@@ -86,12 +88,14 @@ def test_filter_reads_only_the_table_variables():
                            "zookeeper_install_root", "zookeeper_conf_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
-    assert daemon_table(Lazy(hdfs_datanode_http_port=1022))[6]["port"] == 1022
+    assert [x["port"] for x in daemon_table(Lazy(hdfs_datanode_http_port=1022)) if x["name"] == "datanode"] == [1022]
     assert daemon_table(None) == d.table({}, DEFAULTS)
     with pytest.raises(AnsibleFilterError, match="a mapping"):
         daemon_table(["namenode"])
     assert set(FilterModule().filters()) == {"daemon_table", "role_daemons", "daemon_ports", "hdfs_problems",
-                                             "yarn_problems"}
+                                             "yarn_problems", "ha_plan", "ha_namenode_actions", "restart_rules",
+                                             "rule_plan", "rule_states", "rule_state", "rolled_txid",
+                                             "journal_sync_problems"}
 
 
 def test_defaults_are_the_roles_own():
@@ -100,7 +104,8 @@ def test_defaults_are_the_roles_own():
     assert DEFAULTS["hadoop_namenode_rpc_port"] == 9000 and DEFAULTS["yarn_nodemanager_port"] == 45454
     assert DEFAULTS["hadoop_users"]["mapred"] == "mapred"
     assert "yarn_jobhistory_host" not in DEFAULTS and "spark_history_host" not in DEFAULTS
-    assert set(DEFAULTS) <= set(d.variables_read())
+    # The table's variables and the HA plan's (plugins/module_utils/ha.py).
+    assert set(DEFAULTS) <= set(d.variables_read()) | set(ha.VARIABLES)
     assert sorted(set(d.owner(v) for v in d.variables_read())) == ["hadoop", "hdfs", "spark", "yarn", "zookeeper"]
 
 
@@ -150,3 +155,26 @@ def test_yarn_healthy_problem_and_decommissioned():
         "the ResourceManager's metrics lack decommissionedNodes, decommissioningNodes"]
     with pytest.raises(AnsibleFilterError, match="yarn_problems: expected_nodemanagers"):
         FilterModule().filters()["yarn_problems"](METRICS, "two")
+
+
+def ha_jmx(state, **changes):
+    """A NameNode's answer with its HA state (the FSNamesystem bean's tag.HAState)."""
+    out = jmx(**changes)
+    for bean in out["beans"]:
+        if bean["name"] == "Hadoop:service=NameNode,name=FSNamesystem":
+            bean["tag.HAState"] = state
+    return out
+
+
+def test_hdfs_ha_judges_the_active_namenode():
+    # every NameNode's answer: the active one is judged (the standby's counts are its own, late view)
+    assert d.hdfs_problems([ha_jmx("standby", NumLiveDataNodes=0), ha_jmx("active")], 2) == []
+    assert d.hdfs_problems([ha_jmx("active", MissingBlocks=3), ha_jmx("standby")], 2) == ["3 missing block(s)"]
+    assert d.hdfs_problems([ha_jmx("standby"), None], 2) == [
+        "0 active NameNode(s), 1 expected (states: standby, no answer)"]
+    assert d.hdfs_problems([ha_jmx("active"), ha_jmx("active")], 2) == [
+        "2 active NameNode(s), 1 expected (states: active, active)"]
+    # one NameNode's answer in the gate's loop: a standby passes with standby_ok, is judged without
+    assert d.hdfs_problems(ha_jmx("standby", NumLiveDataNodes=0), 2, True) == []
+    assert d.hdfs_problems(ha_jmx("standby", NumLiveDataNodes=0), 2) != []
+    assert d.hdfs_problems(ha_jmx("active", NumLiveDataNodes=0), 2, True) != []
