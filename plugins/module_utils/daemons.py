@@ -401,7 +401,15 @@ def hdfs_problems(jmx, expected_datanodes, standby_ok=False):
 def yarn_problems(metrics, expected_nodemanagers):
     """What keeps YARN from being healthy, from the ResourceManager's /ws/v1/cluster/metrics: fewer active
     NodeManagers than the inventory's less those the ResourceManager counts as decommissioned (or being
-    decommissioned). An empty list: healthy."""
+    decommissioned). An empty list: healthy. With HA, metrics is the list of every ResourceManager's answer (the
+    active one's is judged)."""
+    if isinstance(metrics, list):
+        # HA: every ResourceManager's answer; only the active one serves the metrics (a standby answers with a
+        # redirect notice).
+        serving = [one for one in metrics if isinstance(one, dict) and isinstance(one.get('clusterMetrics'), dict)]
+        if not serving:
+            return ['no ResourceManager answered with cluster metrics (%d asked; is one active?)' % len(metrics)]
+        metrics = serving[0]
     expected = _count(expected_nodemanagers, 'expected_nodemanagers')
     m = metrics.get('clusterMetrics') if isinstance(metrics, dict) else None
     if not isinstance(m, dict):

@@ -30,7 +30,8 @@ def host(name, groups, **more):
     variables = literal_defaults()
     variables.update(inventory_hostname=name, group_names=groups, yarn_jobhistory_host="master",
                      spark_history_host="master", spark_history_enabled=True,
-                     hdfs_secondarynamenode_host="master", hdfs_secondarynamenode_enabled=True)
+                     hdfs_secondarynamenode_host="master", hdfs_secondarynamenode_enabled=True,
+                     hdfs_ha_enabled=False)
     variables.update(more)
     return variables
 
@@ -45,7 +46,8 @@ def enabled(daemons):
 
 def test_each_role_lists_its_daemons_in_start_order():
     assert [x["unit"] for x in role_daemons("hdfs", MASTER)] == [
-        "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-datanode"]
+        "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-zkfc",
+        "hadoop-hdfs-datanode"]
     assert [x["unit"] for x in role_daemons("yarn", MASTER)] == [
         "hadoop-yarn-resourcemanager", "hadoop-yarn-nodemanager", "hadoop-mapred-historyserver"]
     assert [x["unit"] for x in role_daemons("spark", MASTER)] == ["spark-history-server"]
@@ -66,6 +68,11 @@ def test_each_role_lists_its_daemons_in_start_order():
      ["hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver"], ["spark-history-server"]),
     (dict(WORKER, yarn_jobhistory_host="worker1", spark_history_host="worker1"),
      ["hadoop-hdfs-datanode"], ["hadoop-yarn-nodemanager", "hadoop-mapred-historyserver"], ["spark-history-server"]),
+    # HA: a JournalNode where the group journalnodes says, a failover controller beside each NameNode.
+    (dict(MASTER, hdfs_ha_enabled=True, hdfs_secondarynamenode_enabled=False,
+          group_names=MASTER["group_names"] + ["journalnodes"]),
+     ["hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-zkfc", "hadoop-hdfs-datanode"],
+     ["hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver"], ["spark-history-server"]),
     (dict(MASTER, spark_history_enabled=False),
      ["hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-datanode"],
      ["hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver"], []),
@@ -112,8 +119,10 @@ def test_bad_input_is_named(args, message):
 
 def test_preflight_ports_are_every_port_each_daemon_binds():
     assert daemon_ports({}) == [
+        {"group": "journalnodes", "unit": "hadoop-hdfs-journalnode", "ports": [8480, 8485]},
         {"group": "namenode", "unit": "hadoop-hdfs-namenode", "ports": [9000, 9870]},
         {"group": "secondarynamenode", "unit": "hadoop-hdfs-secondarynamenode", "ports": [9868]},
+        {"group": "namenode", "unit": "hadoop-hdfs-zkfc", "ports": [8019]},
         {"group": "datanodes", "unit": "hadoop-hdfs-datanode", "ports": [9864, 9866, 9867]},
         {"group": "resourcemanager", "unit": "hadoop-yarn-resourcemanager", "ports": [8030, 8031, 8032, 8033, 8088]},
         {"group": "nodemanagers", "unit": "hadoop-yarn-nodemanager", "ports": [7337, 8040, 8042, 45454]},

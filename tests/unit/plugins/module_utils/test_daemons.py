@@ -178,3 +178,10 @@ def test_hdfs_ha_judges_the_active_namenode():
     assert d.hdfs_problems(ha_jmx("standby", NumLiveDataNodes=0), 2, True) == []
     assert d.hdfs_problems(ha_jmx("standby", NumLiveDataNodes=0), 2) != []
     assert d.hdfs_problems(ha_jmx("active", NumLiveDataNodes=0), 2, True) != []
+
+
+def test_yarn_ha_judges_the_answer_with_metrics():
+    # every ResourceManager's answer: a standby's notice is not JSON (None), the active one's metrics are judged
+    assert d.yarn_problems([None, METRICS], 2) == []
+    assert d.yarn_problems([None, METRICS], 3)[0].startswith("2 NodeManager(s) RUNNING, 3 expected")
+    assert d.yarn_problems([None, None], 2) == ["no ResourceManager answered with cluster metrics (2 asked; is one active?)"]
