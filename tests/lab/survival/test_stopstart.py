@@ -1,6 +1,7 @@
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""stopstart: every daemon stopped, dependants first, then started, the NameNode first; no file lost."""
+"""stopstart: every daemon stopped, dependants first, then started tier by tier (ZooKeeper and the JournalNodes,
+the NameNodes, the rest); no file lost."""
 
 from survival_lib import PLAYS
 
