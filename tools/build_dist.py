@@ -593,6 +593,16 @@ def write_checksum(tarball):
     return digest
 
 
+def stale_fingerprint(tarball, inputs):
+    """The fingerprint of a build's inputs when its tarball must be (re)built; None, and a line saying so, when
+    the tarball, its .sha512 and the recorded inputs still match."""
+    fingerprint = inputs_fingerprint(inputs)
+    if up_to_date(tarball, fingerprint):
+        log("%s up to date" % os.path.basename(tarball))
+        return None
+    return fingerprint
+
+
 def up_to_date(tarball, fingerprint):
     """True when the tarball, its .sha512 and the recorded inputs all still match."""
     stamp = stamp_path(tarball)
@@ -654,9 +664,8 @@ def build_hadoop(args, mvn, work):
         "maven_repo": args.maven_repo or "default",
         "builder": builder_digest(),
     }
-    fingerprint = inputs_fingerprint(inputs)
-    if up_to_date(tarball, fingerprint):
-        log("%s up to date" % name)
+    fingerprint = stale_fingerprint(tarball, inputs)
+    if fingerprint is None:
         return tarball
 
     layers, build_only = resolve_hadoop(mvn, args.hadoop_version, work)
@@ -817,9 +826,8 @@ def build_spark(args, mvn, work):
         "shuffle_classes_version": args.shuffle_classes_version or "auto",
         "builder": builder_digest(),
     }
-    fingerprint = inputs_fingerprint(inputs)
-    if up_to_date(tarball, fingerprint):
-        log("%s up to date" % name)
+    fingerprint = stale_fingerprint(tarball, inputs)
+    if fingerprint is None:
         return tarball
 
     yarn_classes_version = resolve_shuffle_classes_version(mvn, args, work)
@@ -955,9 +963,8 @@ def build_zookeeper(args, mvn, work):
         "maven_repo": args.maven_repo or "default",
         "builder": builder_digest(),
     }
-    fingerprint = inputs_fingerprint(inputs)
-    if up_to_date(tarball, fingerprint):
-        log("%s up to date" % name)
+    fingerprint = stale_fingerprint(tarball, inputs)
+    if fingerprint is None:
         return tarball
 
     root = os.path.join(work, "zookeeper")
