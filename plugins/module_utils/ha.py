@@ -228,6 +228,23 @@ def _yarn(out, group, variables, quorum, errors):
     site['yarn.resourcemanager.store.class'] = ZK_STATE_STORE
 
 
+def _limited_actions(order, namenodes, journals, left_out):
+    """namenode_actions for a run that leaves some NameNodes or JournalNodes out."""
+    actions = dict((h, 'start') for h in order)
+    in_run = [h for h in order if namenodes[h] != 'unknown']
+    if not in_run:
+        return {'actions': actions, 'refuse': ''}
+    empty = [h for h in in_run if namenodes[h] == 'empty']
+    if empty or not any(found is True for found in journals.values()):
+        why = ('%s %s empty' % (', '.join(empty), 'is' if len(empty) == 1 else 'are') if empty
+               else 'no JournalNode of the run holds the journal')
+        return {'actions': actions, 'refuse': (
+            '%s, and the run leaves out %s (--limit), whose disks decide what the NameNodes do first (format, '
+            'bootstrap or a conversion to HA). Run without --limit, or with every host of the groups namenode and '
+            'journalnodes' % (why, ', '.join(left_out)))}
+    return {'actions': actions, 'refuse': ''}
+
+
 def namenode_actions(order, namenodes, journals):
     """What each NameNode of the nameservice does before it starts, from what its disks and the journal hold.
 
@@ -243,10 +260,21 @@ def namenode_actions(order, namenodes, journals):
       start                   nothing to prepare
     Never a format where anything exists: a journal without any NameNode metadata is refused (a lost name directory
     is restored from a backup, docs/backup.md), as are two formatted NameNodes over an empty journal (which one is
-    current cannot be told)."""
+    current cannot be told).
+
+    A run limited to some hosts (--limit) does not know the disks of the others: their NameNodes are 'unknown' and
+    their journals 'unknown'. Then the NameNodes of the run only start, which is right when each of them is
+    formatted and a journal of the run exists; anything else (an empty NameNode, no journal seen) needs the hosts
+    left out and is refused, naming them. A run with no NameNode has nothing to decide."""
     for host in order:
-        if namenodes.get(host) not in ('empty', 'formatted'):
-            raise HaError('namenodes: %s is %r; expected empty or formatted' % (host, namenodes.get(host)))
+        if namenodes.get(host) not in ('empty', 'formatted', 'unknown'):
+            raise HaError('namenodes: %s is %r; expected empty, formatted or unknown' % (host, namenodes.get(host)))
+    for host, found in journals.items():
+        if found not in (True, False, 'unknown'):
+            raise HaError('journals: %s is %r; expected true, false or unknown' % (host, found))
+    left_out = sorted(set([h for h in order if namenodes[h] == 'unknown'] + [h for h, f in journals.items() if f == 'unknown']))
+    if left_out:
+        return _limited_actions(order, namenodes, journals, left_out)
     formatted = [h for h in order if namenodes[h] == 'formatted']
     empty = [h for h in order if namenodes[h] == 'empty']
     with_journal = sorted(h for h, found in journals.items() if found)

@@ -163,6 +163,13 @@ JN_FULL = {"m1": True, "m2": True, "w1": True}
      "the JournalNodes w1 hold a journal of this nameservice but every NameNode directory is empty"),
     ({"m1": "formatted", "m2": "formatted"}, JN_EMPTY, {"m1": "start", "m2": "start"},
      "the NameNodes m1, m2 all hold metadata but the journal is empty"),
+    # a run limited to some hosts (--limit): the left-out hosts' disks are unknown
+    ({"m1": "formatted", "m2": "unknown"}, dict(JN_FULL, m2="unknown", w1="unknown"), {"m1": "start", "m2": "start"}, ""),
+    ({"m1": "unknown", "m2": "unknown"}, {"m1": "unknown", "m2": "unknown", "w1": False}, {"m1": "start", "m2": "start"}, ""),
+    ({"m1": "formatted", "m2": "empty"}, dict(JN_FULL, w1="unknown"), {"m1": "start", "m2": "start"},
+     "m2 is empty, and the run leaves out w1 (--limit)"),
+    ({"m1": "formatted", "m2": "unknown"}, {"m1": False, "m2": "unknown", "w1": "unknown"}, {"m1": "start", "m2": "start"},
+     "no JournalNode of the run holds the journal, and the run leaves out m2, w1 (--limit)"),
 ])
 def test_namenode_actions(namenodes, journals, actions, refuse):
     out = ha.namenode_actions(ORDER, namenodes, journals)
@@ -173,3 +180,5 @@ def test_namenode_actions(namenodes, journals, actions, refuse):
 def test_namenode_actions_refuse_unknown_state():
     with pytest.raises(ha.HaError, match="namenodes: m2 is None"):
         ha.namenode_actions(ORDER, {"m1": "empty"}, {})
+    with pytest.raises(ha.HaError, match="journals: w1 is 'yes'"):
+        ha.namenode_actions(ORDER, {"m1": "empty", "m2": "empty"}, {"w1": "yes"})
