@@ -152,6 +152,31 @@ def journal_sync_problems(jmx, bean, txid):
     return _call("journal_sync_problems", table.journal_sync_problems, jmx, bean, txid)
 
 
+def service_selection(names, action):
+    """The daemons a service operation (playbooks/service.yml) acts on, in its order."""
+    return _call("service_selection", table.service_selection, names, action)
+
+
+def daemon_status(lines):
+    """playbooks/files/daemon_status.sh's lines as dicts."""
+    return _call("daemon_status", table.daemon_status, lines)
+
+
+def uptime(seconds):
+    """Seconds as 45s, 12m 03s, 5h 02m, 3d 4h."""
+    return _call("uptime", table.uptime, seconds)
+
+
+def status_table(rows):
+    """The service status rows as aligned text lines."""
+    return _call("status_table", table.status_table, rows)
+
+
+def status_rows(host, address, status, entries, answers):
+    """One host's rows of the service status table."""
+    return _call("status_rows", table.status_rows, host, address, status, entries, answers)
+
+
 # The variables the table and the HA plan read (a host's variables are templated when read, so only these are).
 _WANTED = frozenset(table.variables_read() + ha.VARIABLES)
 
@@ -163,4 +188,6 @@ class FilterModule:
         return {"daemon_table": daemon_table, "role_daemons": role_daemons, "daemon_ports": daemon_ports,
                 "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan,
                 "ha_namenode_actions": ha_namenode_actions, "restart_rules": restart_rules, "rule_plan": rule_plan,
-                "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems}
+                "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems,
+                "service_selection": service_selection, "daemon_status": daemon_status, "uptime": uptime,
+                "status_table": status_table, "status_rows": status_rows}

@@ -552,3 +552,147 @@ def journal_sync_problems(jmx, bean, txid):
     if lag not in (None, '') and int(lag) > 0:
         problems.append('%d transaction(s) behind the writer' % int(lag))
     return problems
+
+
+# playbooks/service.yml: what it does, and the names it takes besides the daemons' own (a service is the daemons of
+# its role: hdfs, yarn, spark, zookeeper).
+SERVICE_ACTIONS = ('status', 'start', 'stop', 'restart')
+
+
+def service_selection(names, action):
+    """The daemons a service operation acts on, in the order it acts: status and start in the table's order
+    (ZooKeeper, JournalNodes, NameNodes ... NodeManagers), stop in the reverse order. names: daemon names (the
+    table's `name`) or services (`all` or a role: hdfs, yarn, spark, zookeeper), a list or one comma-separated
+    string. Each entry: name, unit, role, group, order, kind. Unknown names and actions raise DaemonError naming
+    what is allowed."""
+    if action not in SERVICE_ACTIONS:
+        raise DaemonError('service_action: %r. Allowed: %s' % (action, ', '.join(SERVICE_ACTIONS)))
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(',') if n.strip()]
+    if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) for n in names):
+        raise DaemonError('service_daemons: %r. Allowed: a non-empty list of daemon or service names' % (names,))
+    by_name = dict((d['name'], d) for d in DAEMONS)
+    services = ['all'] + roles()
+    unknown = [n for n in names if n not in by_name and n not in services]
+    if unknown:
+        raise DaemonError('service_daemons: %s unknown. Allowed: the services %s, or the daemons %s'
+                          % (', '.join(repr(n) for n in unknown), ', '.join(services),
+                             ', '.join(d['name'] for d in sorted(DAEMONS, key=lambda d: d['order']))))
+    chosen = set()
+    for n in names:
+        if n == 'all':
+            chosen.update(by_name)
+        elif n in by_name:
+            chosen.add(n)
+        else:
+            chosen.update(d['name'] for d in DAEMONS if d['role'] == n)
+    out = [dict((k, by_name[n][k]) for k in ('name', 'unit', 'role', 'group', 'order', 'kind'))
+           for n in sorted(chosen, key=lambda n: by_name[n]['order'])]
+    return list(reversed(out)) if action == 'stop' else out
+
+
+STATUS_FIELDS = ('unit', 'enabled', 'state', 'uptime_s', 'release')
+STATUS_COLUMNS = ('host', 'daemon', 'state', 'release', 'uptime', 'ui', 'health')
+
+
+def daemon_status(lines):
+    """playbooks/files/daemon_status.sh's lines (unit, enabled, state, seconds since start, releases; tab-separated)
+    as dicts; uptime_s is a number or None."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            continue
+        fields = line.rstrip('\n').split('\t')
+        if len(fields) != len(STATUS_FIELDS):
+            raise DaemonError('daemon_status: %r has %d fields; expected %d (%s)'
+                              % (line, len(fields), len(STATUS_FIELDS), ', '.join(STATUS_FIELDS)))
+        row = dict(zip(STATUS_FIELDS, fields))
+        row['uptime_s'] = int(row['uptime_s']) if row['uptime_s'].isdigit() else None
+        out.append(row)
+    return out
+
+
+def uptime(seconds):
+    """A duration for people: 45s, 12m 03s, 5h 02m, 3d 4h; '-' for None."""
+    if seconds is None:
+        return '-'
+    seconds = int(seconds)
+    if seconds < 60:
+        return '%ds' % seconds
+    if seconds < 3600:
+        return '%dm %02ds' % divmod(seconds, 60)
+    if seconds < 86400:
+        return '%dh %02dm' % (seconds // 3600, seconds % 3600 // 60)
+    return '%dd %dh' % (seconds // 86400, seconds % 86400 // 3600)
+
+
+def status_table(rows):
+    """The status rows (dicts with STATUS_COLUMNS) as aligned text lines, a header first, sorted by the table's
+    daemon order then host."""
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) for r in rows):
+        raise DaemonError('status_table: a list of rows (dicts with %s) is required' % ', '.join(STATUS_COLUMNS))
+    order = dict((d['name'], d['order']) for d in DAEMONS)
+    rows = sorted(rows, key=lambda r: (order.get(r.get('daemon'), 999), str(r.get('host'))))
+    cells = [list(STATUS_COLUMNS)] + [[str(r.get(c, '-')) for c in STATUS_COLUMNS] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(STATUS_COLUMNS))]
+    return ['  '.join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells]
+
+
+def _answers(results, words=False):
+    """unit (or (unit, word)) -> a registered loop result, from the results whose item is a table entry (or an
+    [entry, word] pair); skipped results are left out."""
+    out = {}
+    for r in results or []:
+        if not isinstance(r, dict) or r.get('skipped'):
+            continue
+        item = r.get('item')
+        if words:
+            if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], dict):
+                out[(item[0].get('unit'), item[1])] = r
+        elif isinstance(item, dict):
+            out[item.get('unit')] = r
+    return out
+
+
+def status_rows(host, address, status, entries, answers):
+    """The status table's rows of one host (playbooks/service.yml): one per unit of `status` (daemon_status dicts,
+    the host's enabled units) with the daemon's name, state, release, uptime, UI link and health.
+
+    entries: the host's daemon_table; answers: the registered loop results of the checks, by kind: `health` (uri of
+    each running daemon's health path: its status, -1 for no answer), `state` (uri of its HTTP state_probe: json),
+    `words` (ZooKeeper's four-letter words, items [entry, word]: stdout), `ports` (a connection to the port of a
+    daemon with neither: rc 0 when open). Health: ok, or what failed; with a state probe the state follows (with HA
+    active or standby; ZooKeeper leader or follower, rule_state). A daemon that does not run has no health."""
+    if not isinstance(answers, dict):
+        raise DaemonError('status_rows: answers must be a mapping of health, state, words, ports -> loop results')
+    health_of, state_of = _answers(answers.get('health')), _answers(answers.get('state'))
+    words, ports = _answers(answers.get('words'), words=True), _answers(answers.get('ports'))
+    by_unit = dict((e['unit'], e) for e in entries)
+    rows = []
+    for st in status:
+        entry = by_unit.get(st['unit'])
+        if entry is None:
+            raise DaemonError('status_rows: %s is not in the daemon table' % st['unit'])
+        unit, health = st['unit'], '-'
+        if st['state'] == 'active':
+            if entry.get('probe'):
+                word, wanted = entry['probe']
+                said = str((words.get((unit, word)) or {}).get('stdout', '')).strip()
+                health = 'ok' if said == wanted else 'no %s to %s' % (wanted, word)
+            elif entry.get('health'):
+                code = (health_of.get(unit) or {}).get('status', -1)
+                health = 'ok' if code == 200 else ('no answer' if code in (None, -1) else 'HTTP %s' % code)
+            else:
+                health = 'ok (port open)' if (ports.get(unit) or {}).get('rc') == 0 else 'port %s closed' % entry['port']
+            probe = entry.get('state_probe')
+            if probe:
+                answer = ((state_of.get(unit) or {}).get('json') if str(probe).startswith('/')
+                          else (words.get((unit, probe)) or {}).get('stdout', ''))
+                state = rule_state(probe, answer)
+                if state and state != 'up':
+                    health += ' (%s)' % state
+        link = '%s:%s' % (address, entry['port'])
+        rows.append({'host': host, 'daemon': entry['name'], 'state': st['state'], 'release': st['release'],
+                     'uptime': uptime(st['uptime_s']), 'ui': ('http://%s/' % link) if entry.get('health') else link,
+                     'health': health})
+    return rows

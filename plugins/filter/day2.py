@@ -1,0 +1,34 @@
+# -*- coding: utf-8 -*-
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""Day-2 filters (balance); the logic lives in module_utils/day2.py."""
+
+from __future__ import annotations
+
+from ansible.errors import AnsibleFilterError
+
+from ansible_collections.bigdata.spark.plugins.module_utils import day2
+
+
+def _call(name, fn, *args):
+    try:
+        return fn(*args)
+    except day2.Day2Error as exc:
+        raise AnsibleFilterError("%s: %s" % (name, exc)) from exc
+
+
+def datanode_usage(jmx):
+    """Each live DataNode's DFS usage and the spread, from the NameNodeInfo JMX answer."""
+    return _call("datanode_usage", day2.datanode_usage, jmx)
+
+
+def balancer_outcome(rc):
+    """What the balancer's exit code means."""
+    return _call("balancer_outcome", day2.balancer_outcome, rc)
+
+
+class FilterModule:
+    """Day-2 filters."""
+
+    def filters(self):
+        return {"datanode_usage": datanode_usage, "balancer_outcome": balancer_outcome}
