@@ -177,6 +177,11 @@ def status_rows(host, address, status, entries, answers):
     return _call("status_rows", table.status_rows, host, address, status, entries, answers)
 
 
+def ui_links(entries, active, address):
+    """The web UIs of a host's active daemons."""
+    return _call("ui_links", table.ui_links, entries, active, address)
+
+
 # The variables the table and the HA plan read (a host's variables are templated when read, so only these are).
 _WANTED = frozenset(table.variables_read() + ha.VARIABLES)
 
@@ -190,4 +195,5 @@ class FilterModule:
                 "ha_namenode_actions": ha_namenode_actions, "restart_rules": restart_rules, "rule_plan": rule_plan,
                 "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems,
                 "service_selection": service_selection, "daemon_status": daemon_status, "uptime": uptime,
-                "status_table": status_table, "status_rows": status_rows}
+                "status_table": status_table, "status_rows": status_rows,
+                "ui_links": ui_links}

@@ -696,3 +696,13 @@ def status_rows(host, address, status, entries, answers):
                      'uptime': uptime(st['uptime_s']), 'ui': ('http://%s/' % link) if entry.get('health') else link,
                      'health': health})
     return rows
+
+
+def ui_links(entries, active, address):
+    """'description: http://address:port/' for each daemon of a host's table that has a web UI (a health path) and is
+    active; active: `systemctl is-active UNIT...`'s lines for the table's units, in the table's order."""
+    if not isinstance(active, (list, tuple)) or len(active) != len(entries):
+        raise DaemonError('ui_links: one `systemctl is-active` line per unit of the table is required (%d units, %r)'
+                          % (len(entries), active))
+    return ['%s: http://%s:%s/' % (e['description'], address, e['port'])
+            for e, state in zip(entries, active) if state == 'active' and e.get('health')]

@@ -122,3 +122,11 @@ def test_table_is_aligned_and_ordered():
     assert len({line.index("state") if i == 0 else line.index("active") for i, line in enumerate(lines)}) == 1
     with pytest.raises(d.DaemonError, match="a list of rows"):
         d.status_table("x")
+
+
+def test_ui_links_of_the_active_daemons():
+    active = ["active" if e["name"] in ("namenode", "zookeeper", "zkfc", "datanode") else "inactive" for e in TABLE]
+    assert d.ui_links(TABLE, active, "10.0.0.1") == ["HDFS NameNode: http://10.0.0.1:9870/",
+                                                      "HDFS DataNode: http://10.0.0.1:9864/"]
+    with pytest.raises(d.DaemonError, match="one `systemctl is-active` line per unit"):
+        d.ui_links(TABLE, ["active"], "a")
