@@ -167,9 +167,9 @@ def uptime(seconds):
     return _call("uptime", table.uptime, seconds)
 
 
-def status_table(rows):
-    """The service status rows as aligned text lines."""
-    return _call("status_table", table.status_table, rows)
+def status_table(rows, fmt="text"):
+    """The service status rows as aligned text lines (or tab-separated ones)."""
+    return _call("status_table", table.status_table, rows, fmt)
 
 
 def status_rows(host, address, status, entries, answers):

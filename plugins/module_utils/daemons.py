@@ -626,14 +626,18 @@ def uptime(seconds):
     return '%dd %dh' % (seconds // 86400, seconds % 86400 // 3600)
 
 
-def status_table(rows):
-    """The status rows (dicts with STATUS_COLUMNS) as aligned text lines, a header first, sorted by the table's
-    daemon order then host."""
+def status_table(rows, fmt='text'):
+    """The status rows (dicts with STATUS_COLUMNS) as lines, a header first, sorted by the table's daemon order then
+    host: aligned text (fmt 'text') or tab-separated (fmt 'tsv')."""
+    if fmt not in ('text', 'tsv'):
+        raise DaemonError("status_table: fmt %r. Allowed: text, tsv" % (fmt,))
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, dict) for r in rows):
         raise DaemonError('status_table: a list of rows (dicts with %s) is required' % ', '.join(STATUS_COLUMNS))
     order = dict((d['name'], d['order']) for d in DAEMONS)
     rows = sorted(rows, key=lambda r: (order.get(r.get('daemon'), 999), str(r.get('host'))))
     cells = [list(STATUS_COLUMNS)] + [[str(r.get(c, '-')) for c in STATUS_COLUMNS] for r in rows]
+    if fmt == 'tsv':
+        return ['\t'.join(row) for row in cells]
     widths = [max(len(row[i]) for row in cells) for i in range(len(STATUS_COLUMNS))]
     return ['  '.join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells]
 

@@ -1,11 +1,12 @@
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""Day-2 operations against a converged lab: playbooks/service.yml (status, stop, start, restart by daemon),
-playbooks/balance.yml and playbooks/collect_logs.yml.
+"""Day-2 operations against a converged lab: playbooks/service.yml (status, restart by daemon), playbooks/balance.yml
+and playbooks/collect_logs.yml. service.yml's stop and start of every daemon are the survival test's stop/start
+(tests/lab/survival/plays/stop_start.yml), checked there with the cluster's files.
 
     BIGDATA_LAB_INVENTORY=inventories/lab-prod pytest -q -p no:cacheprovider tests/lab/test_operations.py
 
-The tests run in file order (stop before start); each leaves the cluster as it found it.
+Each test leaves the cluster as it found it.
 """
 
 from __future__ import annotations
@@ -46,17 +47,9 @@ def _address(host):
     return host
 
 
-def _live_datanodes():
-    """The number of live DataNodes the first NameNode counts (its JMX, from the controller)."""
-    host = sorted(GROUPS["namenode"])[0]
-    url = "http://%s:9870/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState" % _address(host)
-    with urllib.request.urlopen(url, timeout=10) as answer:
-        return json.load(answer)["beans"][0]["NumLiveDataNodes"]
-
-
 def test_status_shows_every_daemon_with_its_health(tmp_path):
     rows, proc = _status(tmp_path)
-    assert re.search(r"^\s*\"host +daemon +state +release +uptime +ui +health", proc.stdout, re.M), proc.stdout[-3000:]
+    assert re.search(r"^\s*host +daemon +state +release +uptime +ui +health", proc.stdout, re.M), proc.stdout[-3000:]
     by = {}
     for row in rows:
         by.setdefault(row["daemon"], []).append(row)
@@ -75,33 +68,6 @@ def test_status_shows_every_daemon_with_its_health(tmp_path):
         assert sorted(r["health"] for r in by["resourcemanager"]) == ["ok (active)", "ok (standby)"]
         zk = sorted(r["health"] for r in by["zookeeper"])
         assert zk.count("ok (leader)") == 1 and zk.count("ok (follower)") == len(zk) - 1, zk
-
-
-def test_stop_a_workers_daemons_in_reverse_order(tmp_path):
-    worker = sorted(GROUPS["datanodes"])[-1]
-    rows, proc = _status(tmp_path, "--limit", worker,
-                         extra={"service_action": "stop", "service_daemons": "datanode,nodemanager"})
-    assert {r["daemon"]: r["state"] for r in rows} == {"datanode": "inactive", "nodemanager": "inactive"}, rows
-    assert all(r["health"] == "-" for r in rows)
-    # The NodeManager stops before the DataNode (the table's order, reversed).
-    assert proc.stdout.index("(item=stop nodemanager)") < proc.stdout.index("(item=stop datanode)"), proc.stdout[-3000:]
-    assert lab_run.changed_hosts(proc).get(worker, 0) == 2
-
-
-def test_start_them_again(tmp_path):
-    worker = sorted(GROUPS["datanodes"])[-1]
-    rows, proc = _status(tmp_path, "--limit", worker,
-                         extra={"service_action": "start", "service_daemons": ["nodemanager", "datanode"]})
-    assert {r["daemon"]: (r["state"], r["health"]) for r in rows} == {"datanode": ("active", "ok"), "nodemanager": ("active", "ok")}
-    assert proc.stdout.index("(item=start datanode)") < proc.stdout.index("(item=start nodemanager)")
-    # The DataNode registers with the NameNode again.
-    deadline = time.time() + 180
-    while _live_datanodes() < len(GROUPS["datanodes"]) and time.time() < deadline:
-        time.sleep(5)
-    assert _live_datanodes() == len(GROUPS["datanodes"])
-    # A second start changes nothing.
-    _, again = _status(tmp_path, "--limit", worker, extra={"service_action": "start", "service_daemons": "datanode"})
-    assert not lab_run.changed_hosts(again), again.stdout[-2000:]
 
 
 def test_restart_one_daemon_rolling(tmp_path):
@@ -166,7 +132,8 @@ def test_collect_logs_gathers_and_masks(tmp_path):
     finally:
         lab_run.adhoc(INVENTORY, master, "ansible.builtin.file", "path=/etc/hadoop/conf/ssl-test-collect.xml state=absent")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert not lab_run.changed_hosts(proc), proc.stdout[-2000:]
+    # The cluster's hosts keep nothing (the controller gets the tarball).
+    assert not [h for h in lab_run.changed_hosts(proc) if h != "localhost"], proc.stdout[-2000:]
     tarballs = list(tmp_path.glob("bigdata-diag-*.tar.gz"))
     assert len(tarballs) == 1, list(tmp_path.iterdir())
     out = tmp_path / "x"

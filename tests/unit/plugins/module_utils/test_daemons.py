@@ -95,7 +95,8 @@ def test_filter_reads_only_the_table_variables():
     assert set(FilterModule().filters()) == {"daemon_table", "role_daemons", "daemon_ports", "hdfs_problems",
                                              "yarn_problems", "ha_plan", "ha_namenode_actions", "restart_rules",
                                              "rule_plan", "rule_states", "rule_state", "rolled_txid",
-                                             "journal_sync_problems"}
+                                             "journal_sync_problems", "service_selection", "daemon_status", "uptime",
+                                             "status_table", "status_rows", "ui_links"}
 
 
 def test_defaults_are_the_roles_own():

@@ -126,7 +126,15 @@ def test_table_is_aligned_and_ordered():
 
 def test_ui_links_of_the_active_daemons():
     active = ["active" if e["name"] in ("namenode", "zookeeper", "zkfc", "datanode") else "inactive" for e in TABLE]
-    assert d.ui_links(TABLE, active, "10.0.0.1") == ["HDFS NameNode: http://10.0.0.1:9870/",
-                                                      "HDFS DataNode: http://10.0.0.1:9864/"]
+    assert d.ui_links(TABLE, active, "10.0.0.1") == ["HDFS NameNode: http://10.0.0.1:9870/", "HDFS DataNode: http://10.0.0.1:9864/"]
     with pytest.raises(d.DaemonError, match="one `systemctl is-active` line per unit"):
         d.ui_links(TABLE, ["active"], "a")
+
+
+def test_table_as_tsv():
+    lines = d.status_table([{"host": "m1", "daemon": "namenode", "state": "active", "release": "hadoop-3.3.6",
+                             "uptime": "1m 02s", "ui": "http://a:9870/", "health": "ok (active)"}], "tsv")
+    assert lines == ["host\tdaemon\tstate\trelease\tuptime\tui\thealth",
+                     "m1\tnamenode\tactive\thadoop-3.3.6\t1m 02s\thttp://a:9870/\tok (active)"]
+    with pytest.raises(d.DaemonError, match="fmt 'csv'. Allowed: text, tsv"):
+        d.status_table([], "csv")
