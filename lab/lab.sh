@@ -191,6 +191,15 @@ up() {
       sleep 1
     done
   done
+  # A node added to a running lab (--workers one more) is unknown to the older nodes' /etc/hosts (podman wrote it
+  # when each started); the NameNode refuses a DataNode whose address has no name. Every node knows every node.
+  local m
+  for n in $(nodes); do
+    for m in $(nodes); do
+      podman exec "$n" grep -q "[[:space:]]$m\$" /etc/hosts ||
+        podman exec "$n" sh -c "echo '$(node_ip "$m") $m' >> /etc/hosts"
+    done
+  done
   write_inventory
   echo "lab: '$name' is up; inventory: $inv"
 }

@@ -14,6 +14,7 @@ import yaml
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as table
+from ansible_collections.bigdata.spark.plugins.module_utils import day2
 from ansible_collections.bigdata.spark.plugins.module_utils import ha
 
 # The collection's roles, beside plugins/ (in a checkout and in an installed collection alike).
@@ -182,8 +183,17 @@ def ui_links(entries, active, address):
     return _call("ui_links", table.ui_links, entries, active, address)
 
 
-# The variables the table and the HA plan read (a host's variables are templated when read, so only these are).
-_WANTED = frozenset(table.variables_read() + ha.VARIABLES)
+def reset_paths(host_vars):
+    """What playbooks/reset.yml deletes on a host (remove) and deletes only when told (data)."""
+    host_vars = _mapping("reset_paths", host_vars)
+    try:
+        return day2.reset_paths(host_vars, role_defaults())
+    except day2.Day2Error as exc:
+        raise AnsibleFilterError("reset_paths: %s" % exc) from exc
+
+
+# The variables the table, the HA plan and reset read (a host's variables are templated when read, so only these are).
+_WANTED = frozenset(table.variables_read() + ha.VARIABLES + day2.RESET_VARS)
 
 
 class FilterModule:
@@ -196,4 +206,4 @@ class FilterModule:
                 "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems,
                 "service_selection": service_selection, "daemon_status": daemon_status, "uptime": uptime,
                 "status_table": status_table, "status_rows": status_rows,
-                "ui_links": ui_links}
+                "ui_links": ui_links, "reset_paths": reset_paths}

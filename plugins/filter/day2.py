@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""Day-2 filters (balance); the logic lives in module_utils/day2.py."""
+"""Day-2 filters (balance, decommission, reset); the logic lives in module_utils/day2.py."""
 
 from __future__ import annotations
 
@@ -27,8 +27,19 @@ def balancer_outcome(rc):
     return _call("balancer_outcome", day2.balancer_outcome, rc)
 
 
+def decommission_plan(jmx, leaving, replication, action="decommission"):
+    """Whether the named nodes may leave: their names as the NameNode knows them, the DataNodes that stay, problems."""
+    return _call("decommission_plan", day2.decommission_plan, jmx, leaving, replication, action)
+
+
+def reset_delete_data(value):
+    """True when reset_delete_data says the words that allow deleting the data; a named error for any other value."""
+    return _call("reset_delete_data", day2.reset_delete_data, value)
+
+
 class FilterModule:
     """Day-2 filters."""
 
     def filters(self):
-        return {"datanode_usage": datanode_usage, "balancer_outcome": balancer_outcome}
+        return {"datanode_usage": datanode_usage, "balancer_outcome": balancer_outcome,
+                "decommission_plan": decommission_plan, "reset_delete_data": reset_delete_data}

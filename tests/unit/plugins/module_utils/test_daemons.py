@@ -5,6 +5,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.filter.daemons import FilterModule, daemon_table, role_defaults
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
+from ansible_collections.bigdata.spark.plugins.module_utils import day2
 from ansible_collections.bigdata.spark.plugins.module_utils import ha
 
 # The roles' defaults, which fill what a host's variables do not set.
@@ -96,7 +97,7 @@ def test_filter_reads_only_the_table_variables():
                                              "yarn_problems", "ha_plan", "ha_namenode_actions", "restart_rules",
                                              "rule_plan", "rule_states", "rule_state", "rolled_txid",
                                              "journal_sync_problems", "service_selection", "daemon_status", "uptime",
-                                             "status_table", "status_rows", "ui_links"}
+                                             "status_table", "status_rows", "ui_links", "reset_paths"}
 
 
 def test_defaults_are_the_roles_own():
@@ -105,8 +106,9 @@ def test_defaults_are_the_roles_own():
     assert DEFAULTS["hadoop_namenode_rpc_port"] == 9000 and DEFAULTS["yarn_nodemanager_port"] == 45454
     assert DEFAULTS["hadoop_users"]["mapred"] == "mapred"
     assert "yarn_jobhistory_host" not in DEFAULTS and "spark_history_host" not in DEFAULTS
-    # The table's variables and the HA plan's (plugins/module_utils/ha.py).
-    assert set(DEFAULTS) <= set(d.variables_read()) | set(ha.VARIABLES)
+    # The table's variables, the HA plan's (plugins/module_utils/ha.py) and reset's paths (day2.py).
+    assert set(DEFAULTS) <= set(d.variables_read()) | set(ha.VARIABLES) | set(day2.RESET_VARS)
+    assert DEFAULTS["hdfs_name_dirs"] == ["/var/lib/hadoop-hdfs/name"]
     assert sorted(set(d.owner(v) for v in d.variables_read())) == ["hadoop", "hdfs", "spark", "yarn", "zookeeper"]
 
 
