@@ -14,7 +14,9 @@ def _call(name, fn, *args):
     try:
         return fn(*args)
     except day2.Day2Error as exc:
-        raise AnsibleFilterError("%s: %s" % (name, exc)) from exc
+        # A message that already starts with the filter's name (it names the variable of the same name) keeps it once.
+        text = str(exc)
+        raise AnsibleFilterError(text if text.startswith(name + ":") else "%s: %s" % (name, text)) from exc
 
 
 def datanode_usage(jmx):

@@ -47,7 +47,7 @@ def inventory_groups(inventory):
     if path.is_dir():
         path = next(p for p in (path / "hosts.yml", path / "ansible_inventory.yml") if p.is_file())
     data = yaml.safe_load(path.read_text())
-    groups, hostvars = {}, {}
+    groups, hostvars, children = {}, {}, {}
 
     def walk(name, node):
         node = node or {}
@@ -55,10 +55,20 @@ def inventory_groups(inventory):
         for host, hv in members.items():
             hostvars.setdefault(host, {}).update(hv or {})
         for child, sub in (node.get("children") or {}).items():
+            children.setdefault(name, set()).add(child)
             members.update(walk(child, sub))
         groups.setdefault(name, {}).update(members)
         return members
 
     for name, node in (data or {}).items():
         walk(name, node)
-    return dict((g, dict((h, hostvars.get(h, {})) for h in members)) for g, members in groups.items())
+
+    # A child named with no body (`datanodes: {children: {workers: }}`) is the group of that name defined elsewhere.
+    def members_of(name, seen=()):
+        out = set(groups.get(name, {}))
+        for child in children.get(name, ()):
+            if child not in seen:
+                out |= members_of(child, seen + (name,))
+        return out
+
+    return dict((g, dict((h, hostvars.get(h, {})) for h in sorted(members_of(g)))) for g in groups)

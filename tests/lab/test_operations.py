@@ -1,7 +1,7 @@
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""Day-2 operations against a converged lab: playbooks/service.yml (status, restart by daemon), playbooks/balance.yml
-and playbooks/collect_logs.yml. service.yml's stop and start of every daemon are the survival test's stop/start
+"""Day-2 operations against a converged lab: playbooks/service.yml (status, restart by daemon), playbooks/balance.yml,
+playbooks/collect_logs.yml, and the refusals of decommission.yml and reset.yml. service.yml's stop and start of every daemon are the survival test's stop/start
 (tests/lab/survival/plays/stop_start.yml), checked there with the cluster's files.
 
     BIGDATA_LAB_INVENTORY=inventories/lab-prod pytest -q -p no:cacheprovider tests/lab/test_operations.py
@@ -53,6 +53,7 @@ def test_status_shows_every_daemon_with_its_health(tmp_path):
     by = {}
     for row in rows:
         by.setdefault(row["daemon"], []).append(row)
+    assert GROUPS["datanodes"] and GROUPS["nodemanagers"], GROUPS
     for worker in GROUPS["datanodes"]:
         assert [r for r in by["datanode"] if r["host"] == worker], "no DataNode row for %s: %s" % (worker, rows)
     for worker in GROUPS["nodemanagers"]:
@@ -79,16 +80,28 @@ def test_restart_one_daemon_rolling(tmp_path):
     assert "hadoop-hdfs-namenode" not in re.sub(r"(?s).*Restarting the running daemons asked for: ([^\n\"]*).*", r"\1", proc.stdout)
 
 
-@pytest.mark.parametrize("extra, message", [
-    ({"service_action": "reboot"}, "service_action: 'reboot'. Allowed: status, start, stop, restart"),
-    ({"service_action": "stop", "service_daemons": "namenod"}, "service_daemons: 'namenod' unknown"),
-    ({"balance_threshold": 0}, "balance_threshold: 0. Allowed: a number of percentage points from 1 to 100"),
-    ({"collect_logs_application": "app_1"}, "collect_logs_application: app_1. Allowed: a YARN application id"),
-    ({"collect_logs_thread_dumps": "namenod"}, "service_daemons: 'namenod' unknown"),
+_WORKERS = sorted(GROUPS.get("datanodes", {}))
+
+
+@pytest.mark.parametrize("name, extra, message", [
+    ("service.yml", {"service_action": "reboot"}, "service_action: 'reboot'. Allowed: status, start, stop, restart"),
+    ("service.yml", {"service_action": "stop", "service_daemons": "namenod"}, "service_daemons: 'namenod' unknown"),
+    ("balance.yml", {"balance_threshold": 0}, "balance_threshold: 0. Allowed: a number of percentage points from 1 to 100"),
+    ("collect_logs.yml", {"collect_logs_application": "app_1"}, "collect_logs_application: app_1. Allowed: a YARN application id"),
+    ("collect_logs.yml", {"collect_logs_thread_dumps": "namenod"}, "service_daemons: 'namenod' unknown"),
+    ("decommission.yml", {"decommission_nodes": "nosuchhost"},
+     "decommission_nodes: nosuchhost not in the groups datanodes or nodemanagers"),
+    ("decommission.yml", {"decommission_nodes": _WORKERS[-1:], "decommission_action": "retire"},
+     "decommission_action: retire. Allowed: decommission, recommission"),
+    # Asked of the running NameNode: every DataNode, and (3 DataNodes or fewer, replication min(3, their number))
+    # one of them, which would leave fewer than the replication factor.
+    ("decommission.yml", {"decommission_nodes": _WORKERS}, "would leave no DataNode in service"),
+    ("decommission.yml", {"decommission_nodes": ",".join(_WORKERS[-1:])},
+     "would leave %d DataNode(s) in service" % (len(_WORKERS) - 1)),
+    ("reset.yml", {"reset_delete_data": "yes"},
+     'reset_delete_data: \'yes\'. Allowed: not set (the data stays), or exactly "yes, delete all HDFS, YARN and ZooKeeper data"'),
 ])
-def test_bad_input_is_refused_before_any_change(extra, message):
-    name = "balance.yml" if "balance_threshold" in extra else "collect_logs.yml" if "collect_logs_application" in extra or \
-        "collect_logs_thread_dumps" in extra else "service.yml"
+def test_bad_input_is_refused_before_any_change(name, extra, message):
     proc = lab_run.playbook(INVENTORY, name, extra=extra)
     out = re.sub(r"\s+", " ", proc.stdout + proc.stderr)
     assert proc.returncode != 0 and message in out, out[-3000:]
