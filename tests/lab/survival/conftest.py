@@ -20,6 +20,7 @@ import pytest
 import survival_lib
 
 _RUNS = []
+_ACTIONS = []
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +31,7 @@ def lab():
     run = survival_lib.Lab(inventory, os.environ.get("SURVIVAL_RESULTS") or "/tmp/bigdata-survival-results.tsv",
                            os.environ.get("SURVIVAL_LOG_DIR") or "/tmp/bigdata-survival-logs",
                            os.environ.get("SURVIVAL_EXTRA_VARS") or None)
+    run.actions = list(_ACTIONS)
     run.start()
     _RUNS.append(run)
     return run
@@ -50,6 +52,7 @@ def pytest_collection_modifyitems(items):
         action = item.path.stem[len("test_"):]
         return survival_lib.ORDER.index(action) if item.path.parent == survival_lib.HERE and action in survival_lib.ORDER else -1
     items.sort(key=rank)
+    _ACTIONS[:] = [item.path.stem[len("test_"):] for item in items if rank(item) >= 0]
 
 
 def pytest_terminal_summary(terminalreporter):

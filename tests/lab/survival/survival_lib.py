@@ -16,17 +16,24 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import time
+
+import yaml
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
+sys.path.insert(0, str(HERE.parent))
+import lab_run  # noqa: E402  (tests/lab/lab_run.py: the inventory's groups)
 PLAYS = HERE / "plays"
 PLAYBOOKS = ROOT / "playbooks"
 SITE = PLAYBOOKS / "site.yml"
 
 # The order the actions run in, whichever of them are named: files first, molecule's idempotence run before any
 # other change, an upgrade before its rollback or finalize.
-ORDER = ("write", "idempotence", "rerun", "rolling", "jobsurvive", "stopstart", "killdn", "interrupt",
+# scaleout right after rolling: it runs while rolling's job still runs (the job is waited for after the new node
+# joined), and before stopstart, whose NameNode restarts forget the removed node.
+ORDER = ("write", "idempotence", "rerun", "rolling", "scaleout", "jobsurvive", "stopstart", "killdn", "interrupt",
          "upgrade", "rollback", "finalize")
 
 # Extra vars replace the inventory's hdfs_site_overrides whole: the lab's heartbeat recheck (a killed DataNode
@@ -60,6 +67,30 @@ def argv(inventory, playbook, extra=None, args=(), extra_vars_file=None):
     if extra:
         cmd += ["-e", json.dumps(extra, sort_keys=True)]
     return cmd + list(args)
+
+
+def next_worker(groups):
+    """(the lab's name, the next worker's name) from an inventory's groups: NAME-master, NAME-worker1..N."""
+    hosts = sorted(groups.get("all", {}))
+    master = next((h for h in hosts if h.endswith("-master")), None)
+    if master is None:
+        raise ValueError("no NAME-master host in the inventory (a lab made by lab/lab.sh): %s" % hosts)
+    name = master[:-len("-master")]
+    numbers = [int(h.rsplit("worker", 1)[1]) for h in hosts if re.match(re.escape(name) + r"-worker\d+$", h)]
+    return name, "%s-worker%d" % (name, max(numbers, default=0) + 1)
+
+
+def scaleout_inventory(groups, new, address):
+    """The inventory file that adds `new` (at `address`) to the groups of the lab's last worker that every worker is
+    in (workers, datanodes, nodemanagers, hadoop), with that worker's connection variables."""
+    worker = sorted(h for h in groups.get("workers", {}) if "-worker" in h)[-1]
+    variables = dict(groups["workers"][worker])
+    variables["ansible_host"] = address
+    if "bigdata_lab_ip" in variables:
+        variables["bigdata_lab_ip"] = address
+    names = [g for g in ("hadoop", "workers", "datanodes", "nodemanagers") if worker in groups.get(g, {})]
+    children = dict((g, {"hosts": {new: dict(variables) if g == "workers" else None}}) for g in names)
+    return {"all": {"children": children}}
 
 
 def lost_files(expected, hdfs, spark):
@@ -138,6 +169,9 @@ class Lab:
         self.log_dir = pathlib.Path(log_dir)
         self.extra_vars_file = extra_vars_file
         self.times = []
+        # The actions of this run (conftest.py), and whether a job started by one waits for a later one to end.
+        self.actions = []
+        self.pending_job = False
         self.env = dict(os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", PYTHONUNBUFFERED="1")
         self.env.setdefault("ANSIBLE_CONFIG", str(ROOT / "ansible.cfg"))
 
@@ -147,15 +181,15 @@ class Lab:
         self.results.parent.mkdir(parents=True, exist_ok=True)
         self.results.write_text("")
 
-    def _argv(self, playbook, extra, args):
-        return argv(self.inventory, playbook, extra, args, self.extra_vars_file)
+    def _argv(self, playbook, extra, args, inventory=None):
+        return argv(inventory or self.inventory, playbook, extra, args, self.extra_vars_file)
 
-    def play(self, name, playbook, extra=None, *args):
-        """Run a playbook to its end; its output, or PlayFailed with the log's end."""
+    def play(self, name, playbook, extra=None, *args, inventory=None):
+        """Run a playbook to its end (against `inventory` when given); its output, or PlayFailed with the log's end."""
         log = self.log_dir / (name + ".log")
         start = time.monotonic()
         with open(log, "w") as out:
-            rc = subprocess.run(self._argv(playbook, extra, args), stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+            rc = subprocess.run(self._argv(playbook, extra, args, inventory), stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
                                 env=self.env, check=False).returncode
         self.times.append((name, round(time.monotonic() - start)))
         if rc != 0:
@@ -184,6 +218,34 @@ class Lab:
         tasks = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("TASK [")]
         self.times.append((name, waited + 3))
         return tasks[-1]
+
+    def add_worker(self):
+        """Start one more worker container beside the lab's (lab/lab.sh up --workers N+1); (its name, an inventory
+        directory: the lab's inventory with the new worker in the workers' groups)."""
+        groups = lab_run.inventory_groups(self.inventory)
+        name, new = next_worker(groups)
+        workers = int(new.rsplit("worker", 1)[1])
+        lab_sh = str(ROOT / "lab" / "lab.sh")
+        subprocess.run([lab_sh, "up", "--name", name, "--workers", str(workers)], cwd=ROOT, env=self.env, check=True,
+                       capture_output=True, text=True)
+        hosts = subprocess.run([lab_sh, "hosts", "--name", name, "--workers", str(workers)], cwd=ROOT, env=self.env,
+                               check=True, capture_output=True, text=True).stdout
+        address = dict(line.split() for line in hosts.splitlines() if line.strip())[new]
+        inventory = self.log_dir / "scaleout-inventory"
+        if inventory.exists():
+            shutil.rmtree(inventory)
+        source = pathlib.Path(self.inventory)
+        if source.is_dir():
+            shutil.copytree(source, inventory, symlinks=False)
+        else:
+            inventory.mkdir(parents=True)
+            shutil.copy(source, inventory / source.name)
+        (inventory / "zz-scaleout.yml").write_text(yaml.safe_dump(scaleout_inventory(groups, new, address)))
+        return new, str(inventory)
+
+    def remove_worker(self, new):
+        """Remove the added worker's container (its data with it)."""
+        subprocess.run(["podman", "rm", "-f", "-t", "5", new], cwd=ROOT, env=self.env, check=True, capture_output=True)
 
     def check(self, step):
         """Read every file back (plays/check.yml); the row goes to the table before the test judges it."""

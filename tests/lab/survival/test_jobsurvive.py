@@ -11,6 +11,7 @@ def test_jobsurvive(lab):
     lab.play("job-start", PLAYS / "job_start.yml", {"survival_job_ms": 240000})
     lab.play("jobsurvive", PLAYBOOKS / "rolling_restart.yml", {"rolling_restart_all": True},
              "--limit", "datanodes:nodemanagers:!namenode")
+    lab.play("job-alive", PLAYS / "job_alive.yml")
     lab.play("job-wait", PLAYS / "job_wait.yml")
     found = lab.check("jobsurvive")
     assert found.intact, found

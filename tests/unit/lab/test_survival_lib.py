@@ -153,3 +153,28 @@ def test_lab_kills_a_run_at_a_task(lab):
         "TASK [bigdata.spark.hdfs : Write hdfs-site.xml]"
     with pytest.raises(S.PlayFailed, match="ended before it could be interrupted"):
         lab.play_killed("ended", "fail.yml", "never", timeout=30)
+
+
+def test_next_worker_and_its_inventory():
+    groups = {
+        "all": {"t-lab-master": {}, "t-lab-worker1": {}, "t-lab-worker2": {}},
+        "hadoop": {"t-lab-master": {}, "t-lab-worker1": {}, "t-lab-worker2": {}},
+        "workers": {"t-lab-master": {"ansible_host": "10.0.0.10"}, "t-lab-worker1": {"ansible_host": "10.0.0.11"},
+                    "t-lab-worker2": {"ansible_host": "10.0.0.12", "ansible_user": "root", "bigdata_lab_ip": "10.0.0.12"}},
+        "datanodes": {"t-lab-worker1": {}, "t-lab-worker2": {}},
+        "nodemanagers": {"t-lab-worker1": {}, "t-lab-worker2": {}},
+        "zookeeper": {"t-lab-worker2": {}},
+    }
+    assert S.next_worker(groups) == ("t-lab", "t-lab-worker3")
+    inv = S.scaleout_inventory(groups, "t-lab-worker3", "10.0.0.13")
+    children = inv["all"]["children"]
+    # The workers' groups only: not the quorums the last worker is also in.
+    assert sorted(children) == ["datanodes", "hadoop", "nodemanagers", "workers"]
+    assert children["workers"]["hosts"]["t-lab-worker3"] == {"ansible_host": "10.0.0.13", "ansible_user": "root",
+                                                             "bigdata_lab_ip": "10.0.0.13"}
+    assert children["datanodes"]["hosts"] == {"t-lab-worker3": None}
+
+
+def test_next_worker_needs_a_lab_inventory():
+    with pytest.raises(ValueError, match="no NAME-master host"):
+        S.next_worker({"all": {"node1": {}}})
