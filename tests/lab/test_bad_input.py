@@ -124,12 +124,14 @@ CASES = {
 PLAIN_GROUP_CASES = {
     "two-namenodes-without-journalnodes": ("second:namenode", "inventory group 'journalnodes': no host, but the group namenode has 2 hosts"),
     "two-resourcemanagers-without-zookeeper": ("second:resourcemanager", "inventory group 'zookeeper': no host, but YARN HA"),
+    "scale-out-host-in-no-group": ("orphan:hadoop", "but in no group of a daemon"),
 }
 HA_GROUP_CASES = {
     "ha-without-journalnodes": ("empty:journalnodes", "inventory group 'journalnodes': no host, but the group namenode has"),
     "ha-without-zookeeper": ("empty:zookeeper", "inventory group 'zookeeper': no host, but HDFS and YARN HA"),
     "even-zookeeper": ("drop:zookeeper", "inventory group 'zookeeper': 2 hosts. Allowed: an odd number"),
     "journalnodes-on-one-host": ("samehost:journalnodes", "inventory group 'journalnodes': its 3 members share 1 address(es)"),
+    "scale-out-host-in-no-group": ("orphan:hadoop", "but in no group of a daemon"),
 }
 # id -> (extra vars, text): HA variables, on an HA lab.
 HA_CASES = {
@@ -255,6 +257,11 @@ def _edited_inventory(tmp_path, change):
     elif what == "drop":
         hosts = groups[group]["hosts"]
         hosts.pop(sorted(hosts)[-1])
+    elif what == "orphan":
+        # A new host in the group only (a scale-out whose host was not put in workers); never contacted.
+        hosts = groups[group].setdefault("hosts", {}) or {}
+        hosts["bd-added-node"] = {"ansible_host": "127.0.0.1", "ansible_port": 1}
+        groups[group]["hosts"] = hosts
     elif what == "samehost":
         # Every member at the first one's address, wherever the inventory lists it (validation refuses it before
         # connecting).

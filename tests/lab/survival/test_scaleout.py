@@ -29,9 +29,12 @@ def test_scaleout(lab):
         step = {"survival_new_node": new}
         log = lab.play("scaleout-site", SITE, None, "--limit", new, inventory=inventory)
         assert re.findall(r"^(\S+)\s+:\s+ok=", log, re.M) == [new], "site.yml --limit touched other hosts"
+        # site.yml offers the balancer for the new, empty DataNode; the rerun (it ran before) does not.
+        assert "DataNodes joined: %s." % new in log, log[-3000:]
         lab.play("scaleout-joined", PLAYS / "scaleout.yml", dict(step, survival_scaleout_step="joined"), inventory=inventory)
         rerun = lab.play("scaleout-rerun", SITE, None, "--limit", new, inventory=inventory)
         assert _changed(rerun, new) == 0, "the second site.yml --limit %s changed something" % new
+        assert "DataNodes joined" not in rerun
 
         # 12 maps of 40 s on four workers: some land on the new one.
         job = {"survival_job_ms": 40000, "survival_job_maps": 12}
