@@ -38,4 +38,13 @@ done
 out=$("$work/venv/bin/ansible-playbook" -i "$installed/inventories/examples/seed-3-node-plan" bigdata.spark.plan)
 echo "$out" | tail -5
 echo "$out" | grep -q '737280' || { echo "collection-install: the installed plan.yml did not print the seed's NodeManager memory" >&2; exit 1; }
+# The preflight report's default directory from an installed collection: results/preflight where ansible-playbook
+# runs, not inside the collection (a playbook under an ansible_collections/ path reads the installed default).
+probe=$work/probe/ansible_collections/bigdata/probe/playbooks
+mkdir -p "$probe" "$work/run"
+printf -- '- hosts: localhost\n  gather_facts: false\n  vars_files: [%s]\n  tasks:\n    - ansible.builtin.debug:\n        msg: "report_dir=={{ preflight_report_dir }}"\n' \
+  "$installed/roles/preflight/defaults/main.yml" > "$probe/probe.yml"
+out=$(cd "$work/run" && "$work/venv/bin/ansible-playbook" -i localhost, -c local "$probe/probe.yml")
+echo "$out" | grep -q "report_dir==$work/run/results/preflight\"" ||
+  { echo "collection-install: preflight_report_dir from an installed collection is not ./results/preflight:" >&2; echo "$out" >&2; exit 1; }
 echo "collection-install: ok"

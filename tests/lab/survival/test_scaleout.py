@@ -6,10 +6,10 @@ A new container starts beside the lab's (lab/lab.sh up --workers N+1) and goes i
 --limit NEW` installs it alone (the plan reads the whole inventory) while rolling's MapReduce job still runs; its
 DataNode and NodeManager join (plays/scaleout.yml `joined`); a second run changes nothing. A second job's containers run
 on the new worker (`busy`) while playbooks/decommission.yml retires it: the job finishes with every task in its first
-attempt, the node is Decommissioned with no block short of copies (`decommissioned`). playbooks/reset.yml on it
-removes the installation and keeps its blocks (`reset`); the node leaves the exclude files (`forget`) and its
-container goes. Then rolling's job must end with one ApplicationMaster and one attempt per task (all of this
-disturbed nothing). No file lost.
+attempt, the node is Decommissioned with no block short of copies (`decommissioned`); recommissioned, it serves
+again. playbooks/reset.yml on it removes the installation and keeps its blocks (`reset`); the node leaves the exclude
+files (`forget`) and its container goes. Then rolling's job must end with one ApplicationMaster and one attempt per
+task (all of this disturbed nothing). No file lost.
 """
 
 import re
@@ -36,8 +36,8 @@ def test_scaleout(lab):
         assert _changed(rerun, new) == 0, "the second site.yml --limit %s changed something" % new
         assert "DataNodes joined" not in rerun
 
-        # 12 maps of 40 s on four workers: some land on the new one.
-        job = {"survival_job_ms": 40000, "survival_job_maps": 12}
+        # 12 maps of 40 s on four workers: some land on the new one. Files of their own: rolling's job still runs.
+        job = {"survival_job_ms": 40000, "survival_job_maps": 12, "survival_job_name": "decommission-job"}
         lab.play("decommission-job", PLAYS / "job_start.yml", job, inventory=inventory)
         lab.play("scaleout-busy", PLAYS / "scaleout.yml", dict(step, survival_scaleout_step="busy"), inventory=inventory)
         out = lab.play("decommission", PLAYBOOKS / "decommission.yml", {"decommission_nodes": new}, inventory=inventory)
@@ -45,6 +45,12 @@ def test_scaleout(lab):
         lab.play("decommission-job-wait", PLAYS / "job_wait.yml", job, inventory=inventory)
         lab.play("scaleout-decommissioned", PLAYS / "scaleout.yml", dict(step, survival_scaleout_step="decommissioned"),
                  inventory=inventory)
+        # Recommission undoes it: the exclude files lose the name, the daemons start, the DataNode is in service and the
+        # NodeManager RUNNING again (decommission.yml waits for both).
+        back = lab.play("recommission", PLAYBOOKS / "decommission.yml", {"decommission_nodes": new,
+                                                                         "decommission_action": "recommission"},
+                        inventory=inventory)
+        assert re.search(r"every node in service after \d+ s", back), back[-2000:]
 
         lab.play("reset", PLAYBOOKS / "reset.yml", None, "--limit", new, inventory=inventory)
         lab.play("scaleout-reset", PLAYS / "scaleout.yml", dict(step, survival_scaleout_step="reset"), inventory=inventory)
