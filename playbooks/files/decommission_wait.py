@@ -97,7 +97,7 @@ def wait(namenodes, nodes, want, timeout, interval, get=fetch, clock=time.monoto
             if text.split(": ", 1)[1] != last or elapsed - last_time >= 60:
                 out(text)
                 last, last_time = text.split(": ", 1)[1], elapsed
-            if all(state == WANT[want] for state, _ in found.values()):
+            if all(state == WANT[want] for state, _left in found.values()):
                 out("every node %s after %d s" % (WANT[want].lower(), elapsed))
                 return 0
         if elapsed >= timeout:
@@ -107,7 +107,7 @@ def wait(namenodes, nodes, want, timeout, interval, get=fetch, clock=time.monoto
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", maxsplit=1)[0])
     parser.add_argument("--namenodes", required=True)
     parser.add_argument("--nodes", required=True)
     parser.add_argument("--want", choices=sorted(WANT), default="decommissioned")

@@ -154,14 +154,14 @@ def decommission_plan(jmx, leaving, replication, action='decommission'):
             problems.append('decommission_nodes: %s would leave %d DataNode(s) in service (%s), fewer than the '
                             'replication factor %d (dfs.replication): no block could keep %d copies and the '
                             'decommission would never end. Add DataNodes first (scale-out) or lower hdfs_replication'
-                            % (names, len(staying), ', '.join(_host_part(k) for k, _ in staying), replication,
+                            % (names, len(staying), ', '.join(_host_part(k) for k in dict(staying)), replication,
                                replication))
         used = sum(n['used_bytes'] for n in nodes)
-        free = sum(int(f.get('remaining', 0) or 0) for _, f in staying)
+        free = sum(int(f.get('remaining', 0) or 0) for f in dict(staying).values())
         if staying and used > free:
             problems.append('decommission_nodes: %s hold %s of blocks; the DataNodes that stay have %s free'
                             % (names, _gb(used), _gb(free)))
-    return {'nodes': nodes, 'staying': [_host_part(k) for k, _ in staying], 'problems': problems}
+    return {'nodes': nodes, 'staying': [_host_part(k) for k in dict(staying)], 'problems': problems}
 
 
 # playbooks/reset.yml deletes the data only when reset_delete_data says these words.

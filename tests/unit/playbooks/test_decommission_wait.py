@@ -58,7 +58,7 @@ def test_progress_until_decommissioned():
 
 
 def test_a_dead_decommissioned_node_counts_and_timeouts_are_reported():
-    rc, _ = run(Cluster([info({}, dead={"w3:9866": {"decommissioned": True}})]))
+    rc, _lines = run(Cluster([info({}, dead={"w3:9866": {"decommissioned": True}})]))
     assert rc == 0
     rc, lines = run(Cluster([info({"w3:9866": {"adminState": "Decommission In Progress"}})]), timeout=20)
     assert rc == 2 and lines[-1] == "timeout after 20 s"
