@@ -15,21 +15,26 @@ class Day2Error(ValueError):
     """Bad input to a day-2 function; the message names the value and what is allowed."""
 
 
+def _node_map(bean, key):
+    """A map of DataNodes inside a NameNodeInfo bean (LiveNodes, DeadNodes: a JSON string in the bean)."""
+    nodes = bean.get(key, {})
+    if isinstance(nodes, str):
+        try:
+            nodes = json.loads(nodes)
+        except ValueError as exc:
+            raise Day2Error('jmx: %s is not JSON: %s' % (key, exc))
+    if not isinstance(nodes, dict):
+        raise Day2Error('jmx: %s must map DataNodes to their figures; got %r' % (key, nodes))
+    return nodes
+
+
 def _live_nodes(jmx):
     """The LiveNodes map of a NameNodeInfo JMX answer (a JSON string inside the bean)."""
     beans = jmx.get('beans') if isinstance(jmx, dict) else None
     if not isinstance(beans, list) or not beans or not isinstance(beans[0], dict) or 'LiveNodes' not in beans[0]:
         raise Day2Error('jmx: the answer of /jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo is required '
                         '(a bean with LiveNodes); got %r' % (str(jmx)[:200],))
-    live = beans[0]['LiveNodes']
-    if isinstance(live, str):
-        try:
-            live = json.loads(live)
-        except ValueError as exc:
-            raise Day2Error('jmx: LiveNodes is not JSON: %s' % exc)
-    if not isinstance(live, dict):
-        raise Day2Error('jmx: LiveNodes must map DataNodes to their figures; got %r' % (live,))
-    return live
+    return _node_map(beans[0], 'LiveNodes')
 
 
 def datanode_usage(jmx):
@@ -97,13 +102,11 @@ def _find(nodes, names):
 
 
 def _dead_nodes(jmx):
-    dead = jmx['beans'][0].get('DeadNodes', {})
-    if isinstance(dead, str):
-        try:
-            dead = json.loads(dead)
-        except ValueError:
-            dead = {}
-    return dead if isinstance(dead, dict) else {}
+    """The DeadNodes map of a NameNodeInfo answer; none when the NameNode gives no readable one."""
+    try:
+        return _node_map(jmx['beans'][0], 'DeadNodes')
+    except Day2Error:
+        return {}
 
 
 def _gb(n):
