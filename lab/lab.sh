@@ -50,6 +50,9 @@ key=$here/build/ssh/id_ed25519
 gateway=10.213.$octet.1
 www=$here/build/$name-www
 serve_pid=$here/build/$name-serve.pid
+# One directory of this machine shared by every node at /srv/lab-shared: it stands in for a shared file system
+# (Lustre, NFS) that the hdfs role mounts as the ARCHIVE tier (docs/storage.md).
+shared=$here/build/$name-shared
 serve_port=${LAB_SERVE_PORT:-8099}
 
 nodes() {
@@ -170,8 +173,11 @@ up() {
     local mem=$worker_mem a
     [[ "$n" == *-master ]] && mem=$master_mem
     a=$(node_arch "$n")
+    # CAP_SYS_ADMIN: the hdfs role mounts the storage tiers inside a node (a tmpfs RAM disk, the shared directory).
+    mkdir -p "$shared"
     podman run -d --name "$n" --hostname "$n" --network "$net" --ip "$(node_ip "$n")" "${hosts[@]}" \
       --systemd=always --memory "$mem" --memory-swap "$mem" --arch "$a" \
+      --cap-add SYS_ADMIN --volume "$shared:/srv/lab-shared" \
       --label bigdata.lab="$name" "$("$here/build-image.sh" --arch="$a" --print)" >/dev/null
     echo "lab: started $n ($a, $(node_ip "$n"), memory $mem)"
   done
@@ -267,6 +273,8 @@ down() {
   if podman network exists "$net"; then podman network rm -f "$net" >/dev/null && echo "lab: removed network $net"; fi
   drop_stale_bridge
   rm -f "$inv"
+  # The shared tier's blocks went with the nodes' other data.
+  if [ -d "$shared" ]; then rm -rf "$shared" && echo "lab: removed $shared"; fi
 }
 
 case "$cmd" in

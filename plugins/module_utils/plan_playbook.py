@@ -30,7 +30,8 @@ ROLE_GROUPS = (
 # a failover controller (ZKFC) runs beside each, beside a lone NameNode none. The other roles: one host is enough.
 ROLE_MIN_HOSTS = {'zkfc': 2}
 # The planner's optional arguments, in the order they are added to the inputs.
-OPTIONAL_INPUTS = ('shuffle_data_bytes', 'executor_cores', 'lab', 'overrides', 'constants', 'driver_deploy_mode')
+OPTIONAL_INPUTS = ('shuffle_data_bytes', 'executor_cores', 'lab', 'overrides', 'constants', 'driver_deploy_mode',
+                   'other_services')
 
 
 def plan_hosts(groups, hostvars, group='hadoop'):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from ansible_collections.bigdata.spark.plugins.module_utils import storage
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import override_errors
 
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -287,6 +288,29 @@ def _groups(context, errors):
     errors.extend(context.get("ha_errors", []))
 
 
+def _storage(settings, defaults, errors):
+    """The storage tiers (types, RAM disk, shared tier: docs/storage.md) and the storage policies, without the
+    hosts' facts (the RAM disk against each node's memory is the planner's check)."""
+    def value(name, fallback):
+        return settings.get(name, (defaults or {}).get(name, fallback))
+    data_dirs = value("hadoop_data_dirs", None)
+    if isinstance(data_dirs, list) and data_dirs and all(isinstance(d, str) and d.startswith("/") for d in data_dirs):
+        mount = value("hdfs_archive_mount", {})
+        try:
+            if mount and (not isinstance(mount, dict) or not all(mount.get(k) for k in ("src", "path", "fstype"))):
+                raise storage.StorageError("hdfs_archive_mount: expected {} (no shared tier) or a mapping with src, path, "
+                                           "fstype and optional opts, got %r" % (mount,))
+            storage.storage_dirs("host", data_dirs, value("hdfs_storage_types", {}), [],
+                                 value("hdfs_ram_disk_dir", ""),
+                                 storage.ram_disk_mb(value("hdfs_ram_disk_size", 0)), (mount or {}).get("path", ""))
+        except storage.StorageError as exc:
+            errors.append(str(exc))
+    try:
+        storage.policy_paths(value("hdfs_storage_policies", {}))
+    except storage.StorageError as exc:
+        errors.append(str(exc))
+
+
 def settings_errors(settings, context, known=None, extra_patterns=(), defaults=None):
     """Every finding for one host's settings (a dict of variable -> value) in the cluster `context`.
 
@@ -303,6 +327,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     _versions(settings, errors)
     _overrides(settings, known or {}, extra_patterns or (), errors)
     _sizes(settings, context, errors)
+    _storage(settings, defaults, errors)
     for var, path in sorted(context.get("missing_files", {}).items()):
         errors.append("%s: '%s' does not exist on the controller. Allowed: the path of a release tarball with "
                       "its .sha512 next to it." % (var, path))

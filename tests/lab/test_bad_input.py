@@ -109,6 +109,21 @@ CASES = {
                                "memory_mb: must be from 1024 to 67108864, got 1073741824"),
     "hardware-disks-a-string": ({"bigdata_hardware": {"cpu": {"logical": 2}, "memory": {"total_bytes": 5368709120}, "disks": "sda,sdb"}},
                                 "facts.disks: expected a list of data disks"),
+    # the storage tiers and policies (docs/storage.md)
+    "storage-type-unknown": ({"hdfs_storage_types": {"/data/disk1": "FLASH"}},
+                             "hdfs_storage_types[/data/disk1]: unknown storage type 'FLASH'"),
+    "storage-policy-unknown": ({"hdfs_storage_policies": {"/bench": "FAST"}}, "hdfs_storage_policies[/bench]: unknown policy 'FAST'"),
+    "storage-policy-outside-hdfs": ({"hdfs_storage_policies": {"file:///tmp/bench": "HOT"}},
+                                    "hdfs_storage_policies: 'file:///tmp/bench' is outside HDFS"),
+    "storage-two-tiers-one-dir": ({"hdfs_ram_disk_size": "64m", "hdfs_ram_disk_dir": "/data/disk1/ram"},
+                                  "hdfs_ram_disk_dir: /data/disk1/ram and hadoop_data_dirs /data/disk1 are one directory tree"),
+    # read-only on the DataNodes, then the planner: a shared mount that cannot work, a RAM disk too big for the node
+    "archive-mount-missing-source": ({"hdfs_archive_mount": {"src": "/srv/no-such-share", "path": "/mnt/no-archive", "fstype": "none",
+                                                             "opts": "bind"}},
+                                     "hdfs_archive_mount: /srv/no-such-share (none) cannot be mounted on /mnt/no-archive"),
+    "archive-mount-no-client": ({"hdfs_archive_mount": {"src": "mgs@tcp:/lustre", "path": "/mnt/lustre", "fstype": "lustre"}},
+                                "no mount helper mount.lustre and the kernel does not know the file system lustre"),
+    "ram-disk-above-memory": ({"hdfs_ram_disk_size": "64g"}, "hdfs_ram_disk_size: 65536 MB on"),
     # the format guard's verdict on the name directories, before hdfs-site.xml names them
     "name-dir-holds-other-data": ({"hdfs_name_dirs": ["/etc"]}, "hdfs_name_dirs: NameNode format refused: /etc holds"),
     # after the hardware facts: sizes against the node's memory
@@ -144,11 +159,13 @@ HA_CASES = {
 # Cases refused after the settings check (format guard, planner, heaps) or by the inventory: one run each.
 ALONE = {"name-dir-holds-other-data", "plan-constant-not-whole", "plan-override-negative-partitions", "plan-override-not-boolean",
          "plan-shuffle-bytes-absurd", "hardware-cores-absurd", "hardware-memory-absurd", "hardware-disks-a-string",
-         "heap-above-node-memory", "nodemanager-memory-above-node"}
+         "heap-above-node-memory", "nodemanager-memory-above-node", "archive-mount-missing-source", "archive-mount-no-client",
+         "ram-disk-above-memory"}
 
 
 # Checks that read another variable than the one their case sets: a run must not change that one too.
-READS = {"name-dir-inside-dn": {"hadoop_data_dirs"},
+READS = {"name-dir-inside-dn": {"hadoop_data_dirs"}, "storage-type-unknown": {"hadoop_data_dirs"},
+         "storage-two-tiers-one-dir": {"hadoop_data_dirs"},
          "port-collision": {"yarn_resourcemanager_webapp_port"}}
 
 
