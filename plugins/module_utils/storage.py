@@ -168,7 +168,7 @@ def ram_disk_services(hosts):
             by_size.setdefault(mb, []).append(host['name'])
     if problems:
         raise StorageError('; '.join(problems))
-    return [{'name': 'hdfs-ram-disk-%dm' % mb, 'memory_mb': mb, 'vcores': 0, 'hosts': names}
+    return [{'name': 'the HDFS RAM disk (hdfs_ram_disk_size %dm)' % mb, 'memory_mb': mb, 'vcores': 0, 'hosts': names}
             for mb, names in sorted(by_size.items())]
 
 

@@ -78,10 +78,12 @@ bigdata_hardware:
       sample: {"total_bytes": 811748155392, "installed_bytes": 824633720832, "page_size": 4096,
                "thp_enabled": "madvise", "thp_defrag": "madvise", "cgroup_limit_bytes": null}
     disks:
-      description: Block devices with device, size_bytes, rotational, type (nvme, ssd or hdd) and mounts.
+      description: Block devices with device, size_bytes, rotational, type (nvme, ssd or hdd; from the transport and
+        rotational), transport (nvme, sata, sas, scsi, usb, virtio, mmc, or null: from the sysfs path of the device)
+        and mounts.
       type: list
       elements: dict
-      sample: [{"device": "nvme0n1", "size_bytes": 3840755982336, "rotational": false, "type": "nvme",
+      sample: [{"device": "nvme0n1", "size_bytes": 3840755982336, "rotational": false, "type": "nvme", "transport": "nvme",
                 "mounts": ["/data/disk1"]}]
     network:
       description: Interfaces (no loopback) with name, speed_mbps (null when unknown), mtu, operstate.
@@ -281,6 +283,23 @@ def _parent_device(root, name):
     return name
 
 
+# The bus of a disk, from the sysfs path /sys/block/<dev> links to (as lsblk's TRAN column finds it), most specific
+# first.
+TRANSPORTS = (('/nvme', 'nvme'), ('/usb', 'usb'), ('/end_device-', 'sas'), ('/ata', 'sata'), ('/virtio', 'virtio'),
+              ('/mmc', 'mmc'), ('/host', 'scsi'))
+
+
+def _transport(root, dev):
+    link = os.path.join(root, 'sys/block', dev)
+    if not os.path.islink(link):
+        return None
+    target = os.path.realpath(link)
+    for marker, name in TRANSPORTS:
+        if marker in target:
+            return name
+    return None
+
+
 def gather_disks(root, missing, min_bytes=1 << 30):
     devices = _listdir(root, '/sys/block')
     if not devices:
@@ -302,7 +321,8 @@ def gather_disks(root, missing, min_bytes=1 << 30):
         if size is not None and size < min_bytes:
             continue
         rot = _int_or_none(_read(root, '/sys/block/%s/queue/rotational' % dev, missing, None))
-        if dev.startswith('nvme'):
+        transport = _transport(root, dev)
+        if dev.startswith('nvme') or transport == 'nvme':
             kind = 'nvme'
         elif rot == 1:
             kind = 'hdd'
@@ -311,7 +331,7 @@ def gather_disks(root, missing, min_bytes=1 << 30):
         else:
             kind = None
         disks.append({'device': dev, 'size_bytes': size, 'rotational': None if rot is None else bool(rot),
-                      'type': kind, 'mounts': sorted(mounts.get(dev, []))})
+                      'type': kind, 'transport': transport, 'mounts': sorted(mounts.get(dev, []))})
     return disks
 
 

@@ -73,7 +73,7 @@ def test_bad_tiers_are_named(args, message):
 def test_ram_disk_memory_goes_to_the_planner():
     hosts = [{"name": "w1", "size": "512m", "memory_bytes": 8 * GIB}, {"name": "w2", "size": "512m", "memory_bytes": 8 * GIB},
              {"name": "w3", "size": 0, "memory_bytes": 8 * GIB}]
-    assert storage.ram_disk_services(hosts) == [{"name": "hdfs-ram-disk-512m", "memory_mb": 512, "vcores": 0, "hosts": ["w1", "w2"]}]
+    assert storage.ram_disk_services(hosts) == [{"name": "the HDFS RAM disk (hdfs_ram_disk_size 512m)", "memory_mb": 512, "vcores": 0, "hosts": ["w1", "w2"]}]
     with pytest.raises(storage.StorageError, match=r"hdfs_ram_disk_size: 6144 MB on w1 is more than the memory it can spare: "
                                                    r"at most 50% of its 8192 MB \(4096 MB\)"):
         storage.ram_disk_services([{"name": "w1", "size": "6g", "memory_bytes": 8 * GIB}])

@@ -66,11 +66,12 @@ def test_big_host_exact(big):
     assert facts['memory'] == {'total_bytes': 65536000 * 1024, 'installed_bytes': 64 * 2 ** 30, 'page_size': 4096,
                                'thp_enabled': 'madvise', 'thp_defrag': 'defer+madvise', 'cgroup_limit_bytes': None}
     assert facts['disks'] == [
-        {'device': 'nvme0n1', 'size_bytes': 7501476528 * 512, 'rotational': False, 'type': 'nvme',
+        {'device': 'nvme0n1', 'size_bytes': 7501476528 * 512, 'rotational': False, 'type': 'nvme', 'transport': None,
          'mounts': ['/data/disk1']},
-        {'device': 'nvme1n1', 'size_bytes': 7501476528 * 512, 'rotational': False, 'type': 'nvme',
+        {'device': 'nvme1n1', 'size_bytes': 7501476528 * 512, 'rotational': False, 'type': 'nvme', 'transport': None,
          'mounts': ['/data/disk2']},
-        {'device': 'sda', 'size_bytes': 3907029168 * 512, 'rotational': True, 'type': 'hdd', 'mounts': []},
+        {'device': 'sda', 'size_bytes': 3907029168 * 512, 'rotational': True, 'type': 'hdd', 'transport': None,
+         'mounts': []},
     ]
     assert facts['network'] == [{'name': 'eth0', 'speed_mbps': 25000, 'mtu': 9000, 'operstate': 'up'},
                                 {'name': 'eth1', 'speed_mbps': None, 'mtu': 1500, 'operstate': 'up'}]
@@ -78,6 +79,25 @@ def test_big_host_exact(big):
     assert facts['virtualization'] == {'container': None, 'hypervisor': True, 'vendor': 'QEMU',
                                        'product': 'Standard PC (Q35 + ICH9, 2009)'}
     assert facts['missing'] == {}
+
+
+def test_disk_transport_and_kind_from_the_sysfs_links(tmp_path):
+    """As the kernel lays it out: /sys/block/<dev> links into /sys/devices/<bus path>/block/<dev>."""
+    r = str(tmp_path)
+    paths = {'sda': 'pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda',
+             'sdb': 'pci0000:00/0000:00:11.0/host1/port-1:0/end_device-1:0/target1:0:0/1:0:0:0/block/sdb',
+             'sdc': 'pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host2/target2:0:0/2:0:0:0/block/sdc',
+             'vda': 'pci0000:00/0000:00:05.0/virtio2/block/vda',
+             'disk0': 'pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/disk0'}
+    for dev, rot in (('sda', 0), ('sdb', 1), ('sdc', 1), ('vda', 1), ('disk0', 0)):
+        real = os.path.join(r, 'sys/devices', paths[dev])
+        write(real, '/size', '%d\n' % (4 * 2 ** 21))
+        write(real, '/queue/rotational', '%d\n' % rot)
+        os.makedirs(os.path.join(r, 'sys/block'), exist_ok=True)
+        os.symlink(real, os.path.join(r, 'sys/block', dev))
+    disks = dict((d['device'], (d['transport'], d['type'])) for d in H.gather_disks(r, {}))
+    assert disks == {'sda': ('sata', 'ssd'), 'sdb': ('sas', 'hdd'), 'sdc': ('usb', 'hdd'), 'vda': ('virtio', 'hdd'),
+                     'disk0': ('nvme', 'nvme')}
 
 
 def test_podman_container_with_limits(tmp_path):
