@@ -8,7 +8,8 @@ the policies /tiers/ssd ALL_SSD, /tiers/cold COLD, /tiers/lazy LAZY_PERSIST). do
 
 Each file's blocks are found twice: where the NameNode says they are (fsck: the storage type of every replica) and
 where the DataNodes keep them (the block files under each tier's directory, on the node or in the shared directory on
-this machine). A policy change moves the blocks (the mover); a DataNode restart keeps every file.
+this machine). A Spark job on YARN reads and writes the shared file system at its mount; a policy change moves the
+blocks (the mover); a DataNode restart keeps every file.
 """
 
 from __future__ import annotations
@@ -136,6 +137,37 @@ def test_cold_lands_on_the_shared_file_system():
         files = list((shared / "hdfs" / host / "dn").rglob(block))
         assert files and files[0].stat().st_size == SIZE, (host, block)
     assert _md5("/tiers/cold/file1") == md5
+
+
+SPARK_JOB = """import sys
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+numbers = spark.sparkContext.textFile(sys.argv[1]).map(int)
+spark.sparkContext.parallelize([str(numbers.sum())], 1).saveAsTextFile(sys.argv[2])
+spark.stop()
+"""
+
+
+def test_spark_reads_and_writes_the_shared_file_system():
+    # Input and the job written on this machine into the shared directory; the executors on every node read it at
+    # the mount (file://), the job writes its answer there, and it is read back here.
+    shared = _shared_dir() / "spark"
+    shared.mkdir(exist_ok=True)
+    shared.chmod(0o1777)
+    for part in range(4):
+        (shared / ("numbers-%d.txt" % part)).write_text("".join("%d\n" % i for i in range(part * 250 + 1, part * 250 + 251)))
+    (shared / "sum_job.py").write_text(SPARK_JOB)
+    out = shared / "sum"
+    _shell(_master(), "rm -rf %s/spark/sum" % TIERS["hdfs_archive_mount"]["path"])
+    mount = "file://%s/spark" % TIERS["hdfs_archive_mount"]["path"]
+    _shell(_master(), "cd /tmp && runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf SPARK_CONF_DIR=/etc/spark/conf "
+           "/opt/spark/current/bin/spark-submit --master yarn --deploy-mode cluster --name tiers-shared-fs "
+           "--num-executors 2 %s/sum_job.py '%s/numbers-*.txt' %s/sum"
+           % (TIERS["hdfs_archive_mount"]["path"] + "/spark", mount, mount))
+    assert (out / "_SUCCESS").exists(), sorted(p.name for p in shared.iterdir())
+    answer = "".join(p.read_text() for p in sorted(out.glob("part-*"))).strip()
+    assert answer == str(sum(range(1, 1001))), answer
 
 
 def test_lazy_persist_without_libhadoop_falls_back_to_disk():
