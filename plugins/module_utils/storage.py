@@ -52,14 +52,25 @@ def _inside(inner, outer):
     return inner == outer or inner.startswith(outer.rstrip('/') + '/')
 
 
-def ram_disk_mb(size, field='hdfs_ram_disk_size'):
-    """The RAM disk's size in MiB (0: no RAM-disk tier)."""
+def ram_disk_mb(size, memory_bytes=None, field='hdfs_ram_disk_size'):
+    """The RAM disk's size in MiB (0: no RAM-disk tier): a size ("512m", "8g", MiB as a number) or a share of the
+    node's memory ("25%", planned from memory_bytes; without it, such as before the facts, 1 stands for "some")."""
     if size in (None, '', 0, '0'):
         return 0
+    text = str(size).strip()
+    if text.endswith('%'):
+        try:
+            share = float(text[:-1])
+        except ValueError:
+            share = -1.0
+        if not 0 < share <= RAM_DISK_MAX_SHARE * 100:
+            raise StorageError('%s: %r; allowed: a share of the node\'s memory above 0%% and at most %d%%, or a size '
+                               'such as "512m" or "8g"' % (field, size, int(RAM_DISK_MAX_SHARE * 100)))
+        return int(memory_bytes * share / 100) // (1 << 20) if memory_bytes else 1
     try:
         mb = parse_size_mb(size, field)
     except PlanError as exc:
-        raise StorageError(str(exc))
+        raise StorageError(str(exc) + ', or a share of the node\'s memory such as "25%"')
     if mb < 0:
         raise StorageError('%s: expected 0 (no RAM disk) or a size such as "512m" or "8g", got %r' % (field, size))
     return mb
@@ -162,7 +173,7 @@ def ram_disk_services(hosts):
     by_size = {}
     problems = []
     for host in hosts:
-        mb = ram_disk_mb(host.get('size'))
+        mb = ram_disk_mb(host.get('size'), host.get('memory_bytes'))
         problems.extend(ram_disk_problems(host['name'], mb, host.get('memory_bytes')))
         if mb:
             by_size.setdefault(mb, []).append(host['name'])

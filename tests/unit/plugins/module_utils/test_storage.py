@@ -1,5 +1,7 @@
 """HDFS storage tiers (plugins/module_utils/storage.py, its filters and the settings check)."""
 
+import re
+
 import pytest
 from ansible.errors import AnsibleFilterError
 
@@ -79,6 +81,16 @@ def test_ram_disk_memory_goes_to_the_planner():
         storage.ram_disk_services([{"name": "w1", "size": "6g", "memory_bytes": 8 * GIB}])
     with pytest.raises(storage.StorageError, match="hdfs_ram_disk_size: expected a size"):
         storage.ram_disk_mb("lots")
+    # A share of the node's memory, planned per node from its facts (at most half).
+    assert storage.ram_disk_mb("25%", 8 * GIB) == 2048 and storage.ram_disk_mb("25%") == 1
+    for bad in ("60%", "0%", "x%"):
+        with pytest.raises(storage.StorageError, match=r"hdfs_ram_disk_size: '%s'; allowed: a share of the node's memory above 0%% "
+                                                       r"and at most 50%%" % re.escape(bad)):
+            storage.ram_disk_mb(bad, 8 * GIB)
+    assert storage.ram_disk_services([{"name": "w1", "size": "10%", "memory_bytes": 10 * GIB}])[0]["memory_mb"] == 1024
+    memory = {"total_bytes": 20 * GIB, "cgroup_limit_bytes": 10 * GIB}
+    out = FILTERS["hdfs_storage_dirs"](["/data/disk1"], "w1", {}, [], "/mnt/r", "10%", "", memory)
+    assert out["ram_disk_mb"] == 1024
     # The filter reads the DataNodes' variables and facts (the cgroup limit when lower); none: no services.
     hostvars = {"w1": {"hdfs_ram_disk_size": "1g", "bigdata_hardware": {"memory": {"total_bytes": 64 * GIB,
                                                                                    "cgroup_limit_bytes": 4 * GIB}}},
