@@ -86,15 +86,18 @@ bigdata_hardware:
       sample: [{"device": "nvme0n1", "size_bytes": 3840755982336, "rotational": false, "type": "nvme", "transport": "nvme",
                 "mounts": ["/data/disk1"]}]
     network:
-      description: Interfaces (no loopback) with name, speed_mbps (null when unknown), mtu, operstate.
+      description: Interfaces (no loopback) with name, speed_mbps (null when unknown), mtu, operstate, link_type (ether,
+        infiniband, ...) and, for IPoIB, ipoib_mode (datagram or connected).
       type: list
       elements: dict
-      sample: [{"name": "eth0", "speed_mbps": 25000, "mtu": 9000, "operstate": "up"}]
+      sample: [{"name": "eth0", "speed_mbps": 25000, "mtu": 9000, "operstate": "up", "link_type": "ether"}]
     rdma:
-      description: RDMA devices from C(/sys/class/infiniband).
+      description: RDMA devices from C(/sys/class/infiniband), each with its network interfaces (netdevs) and ports
+        (port, link_layer InfiniBand or Ethernet, transport IB or RoCE, rate, rate_gbps, state, phys_state, netdevs).
       type: list
-      elements: str
-      sample: ["mlx5_0"]
+      elements: dict
+      sample: [{"device": "mlx5_0", "netdevs": ["ib0"], "ports": [{"port": 1, "link_layer": "InfiniBand", "transport": "IB",
+                "rate": "100 Gb/sec (4X EDR)", "rate_gbps": 100.0, "state": "ACTIVE", "phys_state": "LinkUp", "netdevs": []}]}]
     virtualization:
       description: container (podman, docker, lxc, systemd-nspawn or null), hypervisor (true when the CPU says so), vendor and product.
       type: dict
@@ -335,7 +338,13 @@ def gather_disks(root, missing, min_bytes=1 << 30):
     return disks
 
 
+# /sys/class/net/<if>/type: the ARP hardware type (include/uapi/linux/if_arp.h).
+LINK_TYPES = {1: 'ether', 32: 'infiniband', 772: 'loopback'}
+
+
 def gather_network(root, missing):
+    """Interfaces with speed, MTU, state, link type, and for IPoIB (type infiniband) its mode (datagram or
+    connected, /sys/class/net/<if>/mode)."""
     names = _listdir(root, '/sys/class/net')
     if not names:
         missing['network'] = '/sys/class/net: not present or empty'
@@ -348,12 +357,61 @@ def gather_network(root, missing):
             speed = None
         mtu = _int_or_none(_read(root, '/sys/class/net/%s/mtu' % name, missing, None))
         state = _read(root, '/sys/class/net/%s/operstate' % name, missing, None)
-        out.append({'name': name, 'speed_mbps': speed, 'mtu': mtu, 'operstate': state.strip() if state else None})
+        entry = {'name': name, 'speed_mbps': speed, 'mtu': mtu, 'operstate': state.strip() if state else None}
+        kind = _int_or_none(_read(root, '/sys/class/net/%s/type' % name, missing, None))
+        if kind is not None:
+            entry['link_type'] = LINK_TYPES.get(kind, str(kind))
+        if kind == 32:
+            mode = _read(root, '/sys/class/net/%s/mode' % name, missing, None)
+            entry['ipoib_mode'] = mode.strip() if mode else None
+        out.append(entry)
     return out
 
 
+def _numbered(text):
+    """'4: ACTIVE' -> 'ACTIVE' (the state files of an RDMA port)."""
+    if text is None:
+        return None
+    return text.strip().split(':', 1)[-1].strip() or None
+
+
+def _rate_gbps(text):
+    """'100 Gb/sec (4X EDR)' -> 100.0; '2.5 Gb/sec (1X SDR)' -> 2.5."""
+    if not text:
+        return None
+    parts = text.split()
+    try:
+        return float(parts[0])
+    except (ValueError, IndexError):
+        return None
+
+
 def gather_rdma(root, missing):
-    return _listdir(root, '/sys/class/infiniband')
+    """RDMA devices (/sys/class/infiniband, the kernel's sysfs-class-infiniband layout): each port's link layer
+    (InfiniBand, or Ethernet for RoCE), rate, state and physical state, and the network interfaces of the device
+    (device/net) and of each port (gid_attrs/ndevs, RoCE)."""
+    out = []
+    for dev in _listdir(root, '/sys/class/infiniband'):
+        base = '/sys/class/infiniband/%s' % dev
+        ports = []
+        for port in sorted(_listdir(root, base + '/ports'), key=lambda p: int(p) if p.isdigit() else 0):
+            pbase = '%s/ports/%s' % (base, port)
+            layer = _read(root, pbase + '/link_layer', missing, None)
+            layer = layer.strip() if layer else None
+            rate = _read(root, pbase + '/rate', missing, None)
+            netdevs = set()
+            for index in _listdir(root, pbase + '/gid_attrs/ndevs'):
+                name = _read(root, '%s/gid_attrs/ndevs/%s' % (pbase, index), missing, None)
+                if name and name.strip():
+                    netdevs.add(name.strip())
+            ports.append({'port': int(port) if port.isdigit() else port, 'link_layer': layer,
+                          'transport': {'InfiniBand': 'IB', 'Ethernet': 'RoCE'}.get(layer),
+                          'rate': rate.strip() if rate else None, 'rate_gbps': _rate_gbps(rate),
+                          'state': _numbered(_read(root, pbase + '/state', missing, None)),
+                          'phys_state': _numbered(_read(root, pbase + '/phys_state', missing, None)),
+                          'netdevs': sorted(netdevs)})
+        out.append({'device': dev, 'netdevs': _listdir(root, base + '/device/net'), 'ports': ports})
+    return out
 
 
 def gather_virtualization(root, missing):

@@ -75,7 +75,7 @@ def test_big_host_exact(big):
     ]
     assert facts['network'] == [{'name': 'eth0', 'speed_mbps': 25000, 'mtu': 9000, 'operstate': 'up'},
                                 {'name': 'eth1', 'speed_mbps': None, 'mtu': 1500, 'operstate': 'up'}]
-    assert facts['rdma'] == ['mlx5_0']
+    assert facts['rdma'] == [{'device': 'mlx5_0', 'netdevs': [], 'ports': []}]
     assert facts['virtualization'] == {'container': None, 'hypervisor': True, 'vendor': 'QEMU',
                                        'product': 'Standard PC (Q35 + ICH9, 2009)'}
     assert facts['missing'] == {}
@@ -98,6 +98,43 @@ def test_disk_transport_and_kind_from_the_sysfs_links(tmp_path):
     disks = dict((d['device'], (d['transport'], d['type'])) for d in H.gather_disks(r, {}))
     assert disks == {'sda': ('sata', 'ssd'), 'sdb': ('sas', 'hdd'), 'sdc': ('usb', 'hdd'), 'vda': ('virtio', 'hdd'),
                      'disk0': ('nvme', 'nvme')}
+
+
+def test_rdma_infiniband_roce_and_ipoib(tmp_path):
+    """The layout of the kernel's sysfs-class-infiniband and sysfs-class-net documentation: an InfiniBand HCA whose
+    port 1 is up at EDR with IPoIB ib0 (connected mode), and a RoCE port (link layer Ethernet) on ens1f0."""
+    r = str(tmp_path)
+    ib = '/sys/class/infiniband/mlx5_0'
+    write(r, ib + '/ports/1/link_layer', 'InfiniBand\n')
+    write(r, ib + '/ports/1/rate', '100 Gb/sec (4X EDR)\n')
+    write(r, ib + '/ports/1/state', '4: ACTIVE\n')
+    write(r, ib + '/ports/1/phys_state', '5: LinkUp\n')
+    os.makedirs(os.path.join(r, ib.lstrip('/'), 'device/net/ib0'))
+    roce = '/sys/class/infiniband/mlx5_1'
+    write(r, roce + '/ports/1/link_layer', 'Ethernet\n')
+    write(r, roce + '/ports/1/rate', '25 Gb/sec (1X EDR)\n')
+    write(r, roce + '/ports/1/state', '1: DOWN\n')
+    write(r, roce + '/ports/1/phys_state', '3: Disabled\n')
+    write(r, roce + '/ports/1/gid_attrs/ndevs/0', 'ens1f0\n')
+    write(r, roce + '/ports/1/gid_attrs/ndevs/1', 'ens1f0\n')
+    write(r, roce + '/ports/1/gid_attrs/ndevs/2', '\n')
+    for name, kind, mtu in (('ib0', 32, 65520), ('ens1f0', 1, 9000)):
+        write(r, '/sys/class/net/%s/type' % name, '%d\n' % kind)
+        write(r, '/sys/class/net/%s/mtu' % name, '%d\n' % mtu)
+        write(r, '/sys/class/net/%s/operstate' % name, 'up\n')
+    write(r, '/sys/class/net/ib0/mode', 'connected\n')
+    missing = {}
+    assert H.gather_rdma(r, missing) == [
+        {'device': 'mlx5_0', 'netdevs': ['ib0'], 'ports': [
+            {'port': 1, 'link_layer': 'InfiniBand', 'transport': 'IB', 'rate': '100 Gb/sec (4X EDR)', 'rate_gbps': 100.0,
+             'state': 'ACTIVE', 'phys_state': 'LinkUp', 'netdevs': []}]},
+        {'device': 'mlx5_1', 'netdevs': [], 'ports': [
+            {'port': 1, 'link_layer': 'Ethernet', 'transport': 'RoCE', 'rate': '25 Gb/sec (1X EDR)', 'rate_gbps': 25.0,
+             'state': 'DOWN', 'phys_state': 'Disabled', 'netdevs': ['ens1f0']}]},
+    ]
+    net = dict((n['name'], n) for n in H.gather_network(r, missing))
+    assert net['ib0']['link_type'] == 'infiniband' and net['ib0']['ipoib_mode'] == 'connected' and net['ib0']['mtu'] == 65520
+    assert net['ens1f0']['link_type'] == 'ether' and 'ipoib_mode' not in net['ens1f0']
 
 
 def test_podman_container_with_limits(tmp_path):
@@ -165,4 +202,4 @@ def test_module_main_returns_facts(monkeypatch, capsys, big):
     out = json.loads(capsys.readouterr().out)
     assert out['changed'] is False
     assert out['ansible_facts']['bigdata_hardware']['cpu']['logical'] == 16
-    assert out['bigdata_hardware']['rdma'] == ['mlx5_0']
+    assert [d['device'] for d in out['bigdata_hardware']['rdma']] == ['mlx5_0']
