@@ -1,6 +1,6 @@
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""HDFS storage tiers on a converged lab whose hosts are in the group lab_tiers (inventories/lab/group_vars/lab_tiers.yml:
+"""HDFS storage tiers on a converged lab whose hosts are in the group lab_prod (inventories/lab/group_vars/lab_prod.yml:
 /data/disk2 tagged SSD, a RAM disk, the directory lab/lab.sh shares between the nodes bind-mounted as ARCHIVE, and
 the policies /tiers/ssd ALL_SSD, /tiers/cold COLD, /tiers/lazy LAZY_PERSIST). docs/storage.md.
 
@@ -27,11 +27,11 @@ import lab_run
 
 INVENTORY = os.environ.get("BIGDATA_LAB_INVENTORY", "")
 GROUPS = lab_run.inventory_groups(INVENTORY) if INVENTORY else {}
-TIERED = sorted(GROUPS.get("lab_tiers", {}))
+TIERED = sorted(GROUPS.get("lab_prod", {}))
 pytestmark = pytest.mark.skipif(not INVENTORY or not TIERED,
-                                reason="set BIGDATA_LAB_INVENTORY to a converged lab with hosts in the group lab_tiers")
+                                reason="set BIGDATA_LAB_INVENTORY to a converged lab with hosts in the group lab_prod")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TIERS = yaml.safe_load((ROOT / "inventories/lab/group_vars/lab_tiers.yml").read_text())
+TIERS = yaml.safe_load((ROOT / "inventories/lab/group_vars/lab_prod.yml").read_text())
 HDFS = "HADOOP_USER_NAME=hdfs HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/current/bin/hdfs"
 STORAGE = re.compile(r"DatanodeInfoWithStorage\[([^,\]]+),(DS-[^,\]]+),(\w+)\]")
 BLOCK = re.compile(r"(blk_\d+)_\d+ len=")
