@@ -28,7 +28,7 @@ MR_COPIES = 'mapreduce.reduce.shuffle.parallelcopies'
 
 # The plan() keyword arguments a search starts from (what playbooks/resource_plan.yml passes).
 PLAN_INPUTS = ('hosts', 'profile', 'executor_cores', 'workload', 'shuffle_data_bytes', 'driver_deploy_mode',
-               'reservations', 'other_services', 'lab', 'overrides', 'constants')
+               'reservations', 'other_services', 'lab', 'overrides', 'constants', 'push_shuffle')
 
 # Every knob: how it reaches the planner (option, overrides, or extra: a property the planner does not know),
 # where a winner is written, how candidates are made (steps 'mul': x/f and x*f; 'add': x-d and x+d; 'choice': the

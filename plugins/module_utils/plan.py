@@ -60,12 +60,46 @@ def _options(executor_cores, workload, shuffle_data_bytes, reserve_am_slot, driv
     }
 
 
+# Spark's default for spark.shuffle.push.mergersMinStaticThreshold: a stage pushes its blocks only when this many
+# hosts (or the ratio's share of the executors' hosts) can merge them.
+PUSH_MERGERS_DEFAULT = 5
+
+
+PUSH_WAIT_DEFAULT = '500m'
+
+
+def push_shuffle_settings(nodemanagers, lab=False):
+    """Spark's push-based shuffle (merged on the NodeManagers' shuffle service): its spark-defaults and why."""
+    mergers = max(1, min(PUSH_MERGERS_DEFAULT, nodemanagers // 2))
+    wait = '0' if lab else PUSH_WAIT_DEFAULT
+    settings = {'spark.shuffle.push.enabled': 'true',
+                'spark.shuffle.push.mergersMinStaticThreshold': str(mergers),
+                'spark.shuffle.push.minShuffleSizeToWait': wait}
+    why = {
+        'spark.shuffle.push.enabled': 'push_shuffle: map tasks push their blocks to the NodeManagers\' shuffle service, '
+                                      'which merges them per reducer (the YARN role sets its merge manager); reducers '
+                                      'then read a few large merged blocks instead of many small ones.',
+        'spark.shuffle.push.mergersMinStaticThreshold': (
+            'A stage pushes only when this many hosts can merge: Spark\'s %d, or half the %d NodeManager(s) when '
+            'that is fewer (at least 1), so a small cluster pushes at all: %d.'
+            % (PUSH_MERGERS_DEFAULT, nodemanagers, mergers)),
+        'spark.shuffle.push.minShuffleSizeToWait': (
+            'lab mode: the lab\'s shuffles are megabytes, and below this size the driver does not wait for the merges '
+            'to finish (the reducers would read few merged blocks): 0, always wait (at most '
+            'spark.shuffle.push.finalize.timeout, 10 s).' if lab else
+            'Spark\'s %s: below it waiting for the merges costs more than the merged reads save.' % PUSH_WAIT_DEFAULT),
+    }
+    return settings, why
+
+
 def plan(hosts, profile='default', executor_cores=None, workload='default', shuffle_data_bytes=None,
          reserve_am_slot=False, driver_deploy_mode='cluster', reservations=None, other_services=None,
-         lab=None, overrides=None, constants=None):
+         lab=None, overrides=None, constants=None, push_shuffle=False):
     """Compute the whole plan; see docs/sizing.md. Raises PlanError on bad input, and only PlanError."""
     if not isinstance(profile, str) or profile not in PROFILES:
         raise PlanError('profile: unknown profile %r; allowed: %s' % (profile, ', '.join(PROFILES)))
+    if not isinstance(push_shuffle, bool):
+        raise PlanError('push_shuffle: expected true or false, got %r' % (push_shuffle,))
     c = norm_constants(constants)
     opts = _options(executor_cores, workload, shuffle_data_bytes, reserve_am_slot, driver_deploy_mode,
                     reservations, other_services, lab, c)
@@ -94,6 +128,10 @@ def plan(hosts, profile='default', executor_cores=None, workload='default', shuf
         hadoop_env, spark_env, zookeeper_env = {}, {}, {}
         explain['hadoop_env'] = 'stock: no heap settings; the JVM picks a quarter of the memory'
     yarn_site, mapred_site, spark_defaults, nodemanagers = render(numbers)
+    if push_shuffle:
+        settings, why_push = push_shuffle_settings(len(numbers['nms']), bool(opts['lab']))
+        spark_defaults.update(settings)
+        explain.update(why_push)
     for name, nm in numbers['nms'].items():
         if 'why' in nm:
             why_memory, why_vcores = nodemanager_why(nm['why'])

@@ -31,7 +31,7 @@ ROLE_GROUPS = (
 ROLE_MIN_HOSTS = {'zkfc': 2}
 # The planner's optional arguments, in the order they are added to the inputs.
 OPTIONAL_INPUTS = ('shuffle_data_bytes', 'executor_cores', 'lab', 'overrides', 'constants', 'driver_deploy_mode',
-                   'other_services')
+                   'other_services', 'push_shuffle')
 
 
 def plan_hosts(groups, hostvars, group='hadoop'):

@@ -311,6 +311,19 @@ def _storage(settings, defaults, errors):
         errors.append(str(exc))
 
 
+def _push_shuffle(settings, defaults, errors):
+    """Push-based shuffle merges on the NodeManagers' Spark shuffle service: both ends of it must be on."""
+    def value(name):
+        return settings.get(name, (defaults or {}).get(name))
+    if value("spark_push_shuffle_enabled") is True or str(value("spark_push_shuffle_enabled")).lower() == "true":
+        off = [name for name in ("yarn_spark_shuffle_enabled", "spark_shuffle_service_enabled")
+               if str(value(name)).lower() in ("false", "no", "0")]
+        if off:
+            errors.append("spark_push_shuffle_enabled: true needs the NodeManagers' Spark shuffle service, and %s %s "
+                          "false. Allowed: both true, or spark_push_shuffle_enabled false" % (
+                              " and ".join(off), "is" if len(off) == 1 else "are"))
+
+
 def settings_errors(settings, context, known=None, extra_patterns=(), defaults=None):
     """Every finding for one host's settings (a dict of variable -> value) in the cluster `context`.
 
@@ -328,6 +341,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     _overrides(settings, known or {}, extra_patterns or (), errors)
     _sizes(settings, context, errors)
     _storage(settings, defaults, errors)
+    _push_shuffle(settings, defaults, errors)
     for var, path in sorted(context.get("missing_files", {}).items()):
         errors.append("%s: '%s' does not exist on the controller. Allowed: the path of a release tarball with "
                       "its .sha512 next to it." % (var, path))

@@ -121,6 +121,12 @@ options:
         memory moves in 256 MB steps and daemon heaps are small. Then the default rules apply as on any small
         cluster.
     type: dict
+  push_shuffle:
+    description:
+      - Spark's push-based shuffle (C(spark_push_shuffle_enabled)) - C(spark.shuffle.push.enabled) and the merger
+        threshold planned from the number of NodeManagers (at most Spark's 5, at least 1).
+    type: bool
+    default: false
   overrides:
     description:
       - Property name to value; the user wins. An unknown name, a value of the wrong type or sign (sizes,
@@ -332,6 +338,7 @@ def main():
             lab=dict(type='dict'),
             overrides=dict(type='dict'),
             constants=dict(type='dict'),
+            push_shuffle=dict(type='bool', default=False),
         ),
         supports_check_mode=True,
     )
@@ -344,7 +351,7 @@ def main():
                       shuffle_data_bytes=p['shuffle_data_bytes'], reserve_am_slot=p['reserve_am_slot'],
                       driver_deploy_mode=p['driver_deploy_mode'], reservations=p['reservations'],
                       other_services=p['other_services'], lab=p['lab'], overrides=p['overrides'],
-                      constants=p['constants'])
+                      constants=p['constants'], push_shuffle=p['push_shuffle'])
     except PlanError as exc:
         module.fail_json(msg=str(exc))
     # exit_json reserves `warnings` for Ansible's own; the plan's go out as plan_warnings and as warnings.

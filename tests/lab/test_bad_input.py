@@ -117,6 +117,8 @@ CASES = {
                                     "hdfs_storage_policies: 'file:///tmp/bench' is outside HDFS"),
     "storage-two-tiers-one-dir": ({"hdfs_ram_disk_size": "64m", "hdfs_ram_disk_dir": "/data/disk1/ram"},
                                   "hdfs_ram_disk_dir: /data/disk1/ram and hadoop_data_dirs /data/disk1 are one directory tree"),
+    "push-shuffle-without-service": ({"spark_push_shuffle_enabled": True, "yarn_spark_shuffle_enabled": False},
+                                     "spark_push_shuffle_enabled: true needs the NodeManagers' Spark shuffle service"),
     # read-only on the DataNodes, then the planner: a shared mount that cannot work, a RAM disk too big for the node
     "archive-mount-missing-source": ({"hdfs_archive_mount": {"src": "/srv/no-such-share", "path": "/mnt/no-archive", "fstype": "none",
                                                              "opts": "bind"}},
