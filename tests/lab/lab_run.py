@@ -36,6 +36,14 @@ def adhoc(inventory, pattern, module, module_args, timeout=300):
     return subprocess.run(argv, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=timeout, check=False)
 
 
+def shell(inventory, host, command, timeout=900):
+    """Run a shell command on a lab node as root; its stdout. The run must succeed (an AssertionError with the output
+    when it does not)."""
+    proc = adhoc(inventory, host, "ansible.builtin.shell", command, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
+    return proc.stdout.split(">>", 1)[-1]
+
+
 def changed_hosts(proc):
     """host -> changed count, for the hosts of the play recap that changed something."""
     return dict((host, int(n)) for host, n in RECAP.findall(proc.stdout) if int(n))

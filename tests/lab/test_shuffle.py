@@ -49,9 +49,7 @@ def _master():
 
 
 def _shell(host, command, timeout=900):
-    proc = lab_run.adhoc(INVENTORY, host, "ansible.builtin.shell", command, timeout=timeout)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
-    return proc.stdout.split(">>", 1)[-1]
+    return lab_run.shell(INVENTORY, host, command, timeout)
 
 
 def _run(*conf):

@@ -42,11 +42,8 @@ def _master():
     return sorted(GROUPS["namenode"])[0]
 
 
-def _shell(host, command, timeout=600):
-    """Run a shell command on a lab node as root; its stdout (the run must succeed)."""
-    proc = lab_run.adhoc(INVENTORY, host, "ansible.builtin.shell", command, timeout=timeout)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
-    return proc.stdout.split(">>", 1)[-1]
+def _shell(host, command, timeout=900):
+    return lab_run.shell(INVENTORY, host, command, timeout)
 
 
 def _put(host, path, replication, seed):
