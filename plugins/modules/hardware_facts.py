@@ -79,7 +79,7 @@ bigdata_hardware:
                "thp_enabled": "madvise", "thp_defrag": "madvise", "cgroup_limit_bytes": null}
     disks:
       description: Block devices with device, size_bytes, rotational, type (nvme, ssd or hdd; from the transport and
-        rotational), transport (nvme, sata, sas, scsi, usb, virtio, mmc, or null: from the sysfs path of the device)
+        rotational), transport (nvme, sata, sas, scsi, usb, virtio, mmc, or null; from the sysfs path of the device)
         and mounts.
       type: list
       elements: dict
