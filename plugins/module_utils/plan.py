@@ -66,6 +66,9 @@ PUSH_MERGERS_DEFAULT = 5
 
 
 PUSH_WAIT_DEFAULT = '500m'
+# Spark pushes only with a serializer that can relocate serialized objects (Utils.isPushBasedShuffleEnabled): Kryo
+# can, Java's (Spark's default) cannot, and push would silently stay off.
+KRYO = 'org.apache.spark.serializer.KryoSerializer'
 
 
 def push_shuffle_settings(nodemanagers, lab=False):
@@ -74,7 +77,8 @@ def push_shuffle_settings(nodemanagers, lab=False):
     wait = '0' if lab else PUSH_WAIT_DEFAULT
     settings = {'spark.shuffle.push.enabled': 'true',
                 'spark.shuffle.push.mergersMinStaticThreshold': str(mergers),
-                'spark.shuffle.push.minShuffleSizeToWait': wait}
+                'spark.shuffle.push.minShuffleSizeToWait': wait,
+                'spark.serializer': KRYO}
     why = {
         'spark.shuffle.push.enabled': 'push_shuffle: map tasks push their blocks to the NodeManagers\' shuffle service, '
                                       'which merges them per reducer (the YARN role sets its merge manager); reducers '
@@ -83,6 +87,8 @@ def push_shuffle_settings(nodemanagers, lab=False):
             'A stage pushes only when this many hosts can merge: Spark\'s %d, or half the %d NodeManager(s) when '
             'that is fewer (at least 1), so a small cluster pushes at all: %d.'
             % (PUSH_MERGERS_DEFAULT, nodemanagers, mergers)),
+        'spark.serializer': ('push_shuffle: Spark pushes only with a serializer that can relocate serialized objects; '
+                             'Kryo can, Java\'s (Spark\'s default) cannot, and push would stay off without a word.'),
         'spark.shuffle.push.minShuffleSizeToWait': (
             'lab mode: the lab\'s shuffles are megabytes, and below this size the driver does not wait for the merges '
             'to finish (the reducers would read few merged blocks): 0, always wait (at most '

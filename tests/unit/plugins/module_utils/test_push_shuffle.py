@@ -20,11 +20,13 @@ def test_merger_threshold_follows_the_nodemanagers(count, mergers):
     push = dict((k, v) for k, v in result["spark_defaults"].items() if k.startswith("spark.shuffle.push."))
     assert push == {"spark.shuffle.push.enabled": "true", "spark.shuffle.push.mergersMinStaticThreshold": str(mergers),
                     "spark.shuffle.push.minShuffleSizeToWait": "500m"}
+    # Push needs a serializer that relocates serialized objects (Java's, the default, does not).
+    assert result["spark_defaults"]["spark.serializer"] == "org.apache.spark.serializer.KryoSerializer"
     assert ("half the %d NodeManager(s)" % count) in result["explain"]["spark.shuffle.push.mergersMinStaticThreshold"]
 
 
 def test_off_by_default_and_lab_mode_always_waits():
-    assert not [k for k in P.plan(hosts(3))["spark_defaults"] if k.startswith("spark.shuffle.push.")]
+    assert not [k for k in P.plan(hosts(3))["spark_defaults"] if k.startswith("spark.shuffle.push.") or k == "spark.serializer"]
     lab = P.plan(hosts(3), push_shuffle=True, lab={"nodes_per_machine": 3})
     assert lab["spark_defaults"]["spark.shuffle.push.minShuffleSizeToWait"] == "0"
     assert lab["explain"]["spark.shuffle.push.minShuffleSizeToWait"].startswith("lab mode")
