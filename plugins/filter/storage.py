@@ -61,13 +61,17 @@ def hdfs_policies(policies, types_by_host=None):
     return _call(run)
 
 
+def hdfs_policy_names(answers, policies):
+    """Path -> the policy set on it (none when unspecified or missing), from WebHDFS's GETFILESTATUS and
+    GETALLSTORAGEPOLICY answers."""
+    return _call(storage.policy_names, answers, policies)
+
+
 def hdfs_policy_report(policies, actual, fsck_by_path):
     """Whether each path's blocks sit on the storage types of its policy: rows, lines and satisfied (all rows)."""
     def run():
-        current = dict((path, storage.parse_policy(text)) for path, text in (actual or {}).items())
-        rows = storage.policy_report(policies, current, fsck_by_path or {})
-        return {"rows": rows, "lines": storage.report_lines(rows), "satisfied": all(r["satisfied"] for r in rows),
-                "current": current}
+        rows = storage.policy_report(policies, actual or {}, fsck_by_path or {})
+        return {"rows": rows, "lines": storage.report_lines(rows), "satisfied": all(r["satisfied"] for r in rows)}
     return _call(run)
 
 
@@ -76,4 +80,5 @@ class FilterModule:
 
     def filters(self):
         return {"hdfs_storage_dirs": hdfs_storage_dirs, "hdfs_ram_disk_services": hdfs_ram_disk_services,
-                "hdfs_policies": hdfs_policies, "hdfs_policy_report": hdfs_policy_report}
+                "hdfs_policies": hdfs_policies, "hdfs_policy_names": hdfs_policy_names,
+                "hdfs_policy_report": hdfs_policy_report}

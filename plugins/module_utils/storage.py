@@ -221,13 +221,14 @@ def policy_tiers_problems(policies, types_by_host):
     return problems
 
 
-_POLICY_RE = re.compile(r'BlockStoragePolicy\{(\w+):')
-
-
-def parse_policy(text):
-    """The policy name `hdfs storagepolicies -getStoragePolicy` printed, None when unspecified."""
-    match = _POLICY_RE.search(text or '')
-    return match.group(1) if match else None
+def policy_names(answers, policies):
+    """Path -> the name of the policy set on it, None when none is set or the path is missing. answers: path ->
+    WebHDFS's GETFILESTATUS answer ({'FileStatus': {'storagePolicy': a policy id, 0 when unspecified, ...}}; a missing
+    path's has a RemoteException instead) or None; policies: GETALLSTORAGEPOLICY's BlockStoragePolicy list
+    ({id, name, ...})."""
+    names = dict((p['id'], p['name']) for p in policies or [])
+    return dict((path, names.get(((answer or {}).get('FileStatus') or {}).get('storagePolicy') or 0))
+                for path, answer in (answers or {}).items())
 
 
 _FILE_RE = re.compile(r'^(/\S*) (\d+) bytes, replicated: replication=(\d+)')

@@ -133,13 +133,12 @@ def test_fsck_and_the_policy_report():
     files = storage.parse_fsck(FSCK)
     assert [f["path"] for f in files] == ["/tiers/ssd/file1", "/tiers/ssd/file2"]
     assert files[0]["blocks"][0]["storages"] == [("10.213.26.11:9866", "DS-a", "SSD"), ("10.213.26.12:9866", "DS-b", "SSD")]
-    assert storage.parse_policy("The storage policy of /tiers/ssd:\nBlockStoragePolicy{ALL_SSD:12, storageTypes=[SSD], "
-                                "creationFallbacks=[DISK], replicationFallbacks=[DISK]}") == "ALL_SSD"
-    assert storage.parse_policy("The storage policy of /tmp is unspecified") is None
-    out = FILTERS["hdfs_policy_report"]({"/tiers/ssd": "ALL_SSD", "/tiers/new": "COLD"},
-                                        {"/tiers/ssd": "BlockStoragePolicy{ALL_SSD:12, storageTypes=[SSD]}",
-                                         "/tiers/new": "The storage policy of /tiers/new is unspecified"},
-                                        {"/tiers/ssd": FSCK})
+    known = [{"id": 12, "name": "ALL_SSD"}, {"id": 2, "name": "COLD"}, {"id": 7, "name": "HOT"}]
+    names = FILTERS["hdfs_policy_names"]({"/tiers/ssd": {"FileStatus": {"storagePolicy": 12, "type": "DIRECTORY"}},
+                                          "/tiers/new": {"FileStatus": {"storagePolicy": 0, "type": "DIRECTORY"}},
+                                          "/gone": {"RemoteException": {"exception": "FileNotFoundException"}}, "/x": None}, known)
+    assert names == {"/tiers/ssd": "ALL_SSD", "/tiers/new": None, "/gone": None, "/x": None}
+    out = FILTERS["hdfs_policy_report"]({"/tiers/ssd": "ALL_SSD", "/tiers/new": "COLD"}, names, {"/tiers/ssd": FSCK})
     rows = dict((r["path"], r) for r in out["rows"])
     assert rows["/tiers/ssd"]["blocks"] == 2 and rows["/tiers/ssd"]["blocks_ok"] == 1 and not rows["/tiers/ssd"]["satisfied"]
     assert rows["/tiers/ssd"]["replicas"] == {"SSD": 3, "DISK": 1}
