@@ -401,8 +401,8 @@ def write_markdown(run_dir, result, plots):
         fh.write("\n".join(lines) + "\n")
 
 
-def bars_plot(path, title, series, names, errors=None):
-    """Grouped bars: series is [(label, {workload: MB/s})]; names the workloads in order. False without matplotlib."""
+def bars_plot(path, title, series, names, errors=None, unit="MB/s"):
+    """Grouped bars: series is [(label, {name: value in unit})]; names in order. False without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -423,7 +423,7 @@ def bars_plot(path, title, series, names, errors=None):
         ax.bar(xs, heights, width, label=label, yerr=yerr, capsize=3 if yerr else 0)
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right")
-    ax.set_ylabel("MB/s")
+    ax.set_ylabel(unit)
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -480,7 +480,65 @@ def ab(run_dirs, out=sys.stdout, png=None):
         bars_plot(png, "Median throughput per profile (%d runs; bars: min-max)" % len(runs),
                   [(p, {n: (med[p].get(n) or 0) / 1e6 for n in names}) for p in order], names,
                   errors={p: {n: (min(raw[p][n]) / 1e6, max(raw[p][n]) / 1e6) for n in raw[p]} for p in order})
-    return {"profiles": order, "medians": med, "ratio_spread": spreads}
+    queries = {}
+    for workload in sorted({w["workload"] for r in runs for w in r["workloads"] if w.get("queries")}):
+        queries[workload] = ab_queries(runs, workload, order, out)
+        if png:
+            table = queries[workload]
+            bars_plot(os.path.splitext(png)[0] + "-%s-queries.png" % workload,
+                      "%s: median seconds per query and profile" % workload,
+                      [(p, {q: table["medians"][q].get(p) or 0 for q in table["queries"]}) for p in order],
+                      table["queries"], unit="s")
+    return {"profiles": order, "medians": med, "ratio_spread": spreads, "queries": queries}
+
+
+def query_seconds(runs, workload):
+    """{profile: {query: [seconds of each run where it ran]}} for a TPC workload; a query that failed in a run has
+    no time from that run."""
+    acc = {}
+    for run in runs:
+        for w in run["workloads"]:
+            if w["workload"] != workload:
+                continue
+            for qid, q in (w.get("queries") or {}).items():
+                if q.get("status") == "ok":
+                    acc.setdefault(run["profile"], {}).setdefault(qid, []).append(q["seconds"])
+    return acc
+
+
+def ab_queries(runs, workload, order, out=sys.stdout):
+    """The per-query table of a TPC workload (as seed 003 shows vanilla against Uniffle): each query's median
+    seconds per profile (min-max over its runs), each profile's median over the first's, and a total row over
+    the queries that ran in every run of every profile (a query that failed somewhere is left out of the
+    total and marked)."""
+    secs = query_seconds(runs, workload)
+    counts = dict((p, sum(1 for r in runs if r["profile"] == p and any(w["workload"] == workload for w in r["workloads"])))
+                  for p in order)
+    qids = sorted({q for p in secs for q in secs[p]})
+    base = order[0]
+    complete = [q for q in qids if all(len(secs.get(p, {}).get(q, [])) == counts[p] for p in order)]
+    out.write("\n%s per query: median seconds (min-max), %d runs per profile\n" % (
+        workload, min(counts.values()) if counts else 0))
+    out.write("%-10s" % "query" + "".join("%24s" % p for p in order) +
+              "".join("%14s" % ("%s/%s" % (p, base)) for p in order[1:]) + "\n")
+    medians = {}
+    for q in qids:
+        medians[q] = dict((p, statistics.median(secs[p][q])) for p in order if secs.get(p, {}).get(q))
+        row = "%-10s" % (q if q in complete else q + "*")
+        for p in order:
+            vals = secs.get(p, {}).get(q)
+            row += "%24s" % ("%.1f (%.1f-%.1f)" % (medians[q][p], min(vals), max(vals)) if vals else "failed")
+        for p in order[1:]:
+            b0, v = medians[q].get(base), medians[q].get(p)
+            row += "%14s" % ("%.3f" % (v / b0) if v is not None and b0 else "-")
+        out.write(row + "\n")
+    totals = dict((p, sum(medians[q][p] for q in complete)) for p in order)
+    row = "%-10s" % "total" + "".join("%24s" % ("%.1f" % totals[p]) for p in order)
+    row += "".join("%14s" % ("%.3f" % (totals[p] / totals[base]) if totals[base] else "-") for p in order[1:])
+    out.write(row + "\n")
+    if len(complete) < len(qids):
+        out.write("* failed in some run: left out of the total (%s)\n" % ", ".join(q for q in qids if q not in complete))
+    return {"queries": qids, "complete": complete, "medians": medians, "totals": totals}
 
 
 def main(argv):

@@ -194,6 +194,43 @@ def test_ab_prints_medians_and_plots(tmp_path):
     assert got["ratio_spread"]["stock"]["terasort"] == pytest.approx((0.4, 0.625))
     assert "runs per profile: default 2, stock 2" in out.getvalue()
     assert png.read_bytes()[:4] == b"\x89PNG"
+    # The TPC workload's per-query table: every query took 1 s in every run; q02 failed everywhere.
+    table = got["queries"]["tpch"]
+    assert table["queries"] == ["q01", "q03"] and table["complete"] == ["q01", "q03"]
+    assert table["totals"] == {"default": 2.0, "stock": 2.0}
+    lines = out.getvalue().splitlines()
+    assert "tpch per query: median seconds (min-max), 2 runs per profile" in lines
+    assert lines[-1].split() == ["total", "2.0", "2.0", "1.000"]
+    assert (tmp_path / "ab-tpch-queries.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ab_per_query_medians_ratios_and_failed_queries(tmp_path):
+    runs = []
+    for name, profile, q1, q3 in (("r1-vanilla", "vanilla", 10.0, 4.0), ("r1-push", "push", 8.0, None),
+                                  ("r2-push", "push", 6.0, 3.0), ("r2-vanilla", "vanilla", 12.0, 6.0)):
+        run = _raw_run(tmp_path, name, 4.0)
+        meta = json.loads((run / "raw" / "meta.json").read_text())
+        meta["profile"] = profile
+        (run / "raw" / "meta.json").write_text(json.dumps(meta))
+        results = [json.loads(line) for line in (run / "raw" / "results.jsonl").read_text().splitlines()]
+        results[1]["queries"]["q01"]["seconds"] = q1
+        if q3 is None:
+            results[1]["queries"]["q03"] = {"status": "error", "seconds": 0.5, "reason": "lost executor"}
+        else:
+            results[1]["queries"]["q03"]["seconds"] = q3
+        (run / "raw" / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in results))
+        br.build(str(run))
+        runs.append(str(run))
+    out = io.StringIO()
+    table = br.ab(runs, out=out)["queries"]["tpch"]
+    # Medians: q01 vanilla 11, push 7; q03 failed in one push run: left out of the total and marked.
+    assert table["medians"]["q01"] == {"vanilla": 11.0, "push": 7.0}
+    assert table["complete"] == ["q01"] and table["totals"] == {"vanilla": 11.0, "push": 7.0}
+    lines = out.getvalue().splitlines()
+    assert [ln.split() for ln in lines if ln.startswith("q01")] == [["q01", "11.0", "(10.0-12.0)", "7.0", "(6.0-8.0)", "0.636"]]
+    assert [ln.split()[0] for ln in lines if ln.startswith("q03")] == ["q03*"]
+    assert lines[-2].split() == ["total", "11.0", "7.0", "0.636"]
+    assert lines[-1] == "* failed in some run: left out of the total (q03)"
 
 
 def test_ratio_spread_is_every_pair():
