@@ -11,6 +11,7 @@ variable's name and says what is allowed, so a user can act on it. The validatio
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 
 from ansible_collections.bigdata.spark.plugins.module_utils import storage
@@ -189,7 +190,7 @@ def _users(settings, errors):
 def _ports(settings, errors, defaults=None):
     seen = {}
     for var in PORT_VARS:
-        value = settings.get(var, (defaults or {}).get(var))
+        value = _setting(settings, defaults, var)
         if value is None:
             continue
         port = _as_int(value)
@@ -288,11 +289,15 @@ def _groups(context, errors):
     errors.extend(context.get("ha_errors", []))
 
 
+def _setting(settings, defaults, name, fallback=None):
+    """A variable as the host sees it: the inventory's value, else the roles' default, else fallback."""
+    return settings.get(name, (defaults or {}).get(name, fallback))
+
+
 def _storage(settings, defaults, errors):
     """The storage tiers (types, RAM disk, shared tier: docs/storage.md) and the storage policies, without the
     hosts' facts (the RAM disk against each node's memory is the planner's check)."""
-    def value(name, fallback):
-        return settings.get(name, (defaults or {}).get(name, fallback))
+    value = functools.partial(_setting, settings, defaults)
     data_dirs = value("hadoop_data_dirs", None)
     if isinstance(data_dirs, list) and data_dirs and all(isinstance(d, str) and d.startswith("/") for d in data_dirs):
         mount = value("hdfs_archive_mount", {})
@@ -313,8 +318,7 @@ def _storage(settings, defaults, errors):
 
 def _push_shuffle(settings, defaults, errors):
     """Push-based shuffle merges on the NodeManagers' Spark shuffle service: both ends of it must be on."""
-    def value(name):
-        return settings.get(name, (defaults or {}).get(name))
+    value = functools.partial(_setting, settings, defaults)
     if value("spark_push_shuffle_enabled") is True or str(value("spark_push_shuffle_enabled")).lower() == "true":
         off = [name for name in ("yarn_spark_shuffle_enabled", "spark_shuffle_service_enabled")
                if str(value(name)).lower() in ("false", "no", "0")]
