@@ -44,6 +44,13 @@ options:
     type: list
     elements: str
     default: []
+  nics:
+    description:
+      - Network interfaces whose NIC state to read for the ring, queue, IRQ affinity and IPoIB settings; see
+        RV(os_tuning.nics).
+    type: list
+    elements: str
+    default: []
   wanted:
     description:
       - The role's wanted settings. When given, RV(os_tuning.plan) lists every live setting as applied (with
@@ -134,6 +141,26 @@ os_tuning:
       description: >-
         Per interface: C(exists), C(mtu), C(manager) (C(netplan), C(networkmanager), C(networkd), C(ifupdown) or null).
       type: dict
+    nics:
+      description: >-
+        Per interface of O(nics): C(exists), C(virtual) (no PCI device behind it: veth, bridge, bond), C(driver),
+        C(type) (ARP type, 32 for IPoIB), C(mtu), C(ipoib_mode), C(numa_node) (-1 when the device reports none),
+        C(node_cpulist) (the node's CPUs), C(online_cpulist), C(irqs) (IRQ number to its C(smp_affinity_list)) and
+        C(irq_source) (C(msi_irqs), C(/proc/interrupts) or null).
+      type: dict
+      sample: {"ens1f0np0": {"exists": true, "virtual": false, "driver": "mlx5_core", "type": 1, "mtu": 9000,
+               "ipoib_mode": null, "numa_node": 0, "node_cpulist": "0-95", "online_cpulist": "0-191",
+               "irqs": {"96": "0-95", "97": "1"}, "irq_source": "msi_irqs"}}
+    interface_names:
+      description: Every interface in C(/sys/class/net).
+      type: list
+      elements: str
+    irqbalance:
+      description: Whether an irqbalance systemd unit is installed (it would move the IRQs the role places).
+      type: bool
+    systemd_running:
+      description: Whether systemd is the running init (C(/run/systemd/system) exists).
+      type: bool
     network_managers:
       description: The network configuration tools found on the host.
       type: list
@@ -143,7 +170,7 @@ os_tuning:
       type: dict
       sample: {"distribution": "Debian", "os_family": "Debian", "version": "12"}
     commands:
-      description: Whether C(sysctl), C(ip) and C(udevadm) are installed.
+      description: Whether C(sysctl), C(ip), C(udevadm) and C(ethtool) are installed.
       type: dict
     udev_rules_dir:
       description: Whether C(/etc/udev/rules.d) exists (udev is installed).
@@ -174,6 +201,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.bigdata.spark.plugins.module_utils.nic_tuning import irqs_of, parse_proc_interrupts
 from ansible_collections.bigdata.spark.plugins.module_utils.tuning_state import (
     TuningError, choices, disk_of, mount_of, normalize_sysctl, parse_fstab, parse_mountinfo,
     os_identity, parse_proc_limits, plan_live, selected, sysctl_path, udev_rule)
@@ -331,6 +359,41 @@ def interface_manager(reader, name, managers):
     return None
 
 
+def _int(text, default=None):
+    try:
+        return int((text or '').strip())
+    except ValueError:
+        return default
+
+
+def read_nic(reader, name, interrupts):
+    """What the NIC settings need of one interface: its device, NUMA node and CPUs, IRQs and their affinity."""
+    base = '/sys/class/net/%s' % name
+    if not reader.exists(base):
+        return {'exists': False}
+    device = base + '/device'
+    driver = os.path.basename(os.path.realpath(reader.path(device + '/driver'))) if reader.exists(device + '/driver') else None
+    node = _int(reader.read(device + '/numa_node'), -1)
+    msi = sorted(os.listdir(reader.path(device + '/msi_irqs'))) if reader.exists(device + '/msi_irqs') else []
+    virtual = not reader.exists(device)
+    # A veth in a container shares the host's /proc/interrupts, whose eth0 lines are the host's NIC.
+    irqs, source = ([], None) if virtual else irqs_of(name, [i for i in msi if i.isdigit()], interrupts)
+    mode = reader.read(base + '/mode')
+    return {
+        'exists': True,
+        'virtual': virtual,
+        'driver': driver,
+        'type': _int(reader.read(base + '/type')),
+        'mtu': _int(reader.read(base + '/mtu')),
+        'ipoib_mode': mode.strip() if mode else None,
+        'numa_node': node,
+        'node_cpulist': (reader.read('/sys/devices/system/node/node%d/cpulist' % node) or '').strip() or None if node >= 0 else None,
+        'online_cpulist': (reader.read('/sys/devices/system/cpu/online') or '').strip() or None,
+        'irqs': dict((str(irq), (reader.read('/proc/irq/%d/smp_affinity_list' % irq) or '').strip() or None) for irq in irqs),
+        'irq_source': source,
+    }
+
+
 def gather(params):
     reader = Reader(params['root'])
     mounts = parse_mountinfo(reader.read('/proc/self/mountinfo') or '')
@@ -364,6 +427,11 @@ def gather(params):
         page_size = os.sysconf('SC_PAGE_SIZE') if params['root'] == '/' else int(reader.read('/page_size') or 4096)
     except (ValueError, OSError):
         page_size = None
+    nics = {}
+    if params.get('nics'):
+        interrupts = parse_proc_interrupts(reader.read('/proc/interrupts') or '')
+        nics = dict((name, read_nic(reader, name, interrupts)) for name in params['nics'])
+    net_dir = reader.path('/sys/class/net')
     limits = parse_proc_limits(reader.read('/proc/1/limits') or '')
     caps = 0
     for line in (reader.read('/proc/self/status') or '').splitlines():
@@ -385,10 +453,15 @@ def gather(params):
         'data_dirs': data_dirs,
         'disks': dict((d, read_disk(reader, d, sys_rw)) for d in disks),
         'interfaces': interfaces,
+        'nics': nics,
+        'interface_names': sorted(os.listdir(net_dir)) if os.path.isdir(net_dir) else [],
+        'irqbalance': any(reader.exists(d + 'irqbalance.service') for d in
+                          ('/etc/systemd/system/', '/usr/lib/systemd/system/', '/lib/systemd/system/')),
+        'systemd_running': reader.exists('/run/systemd/system'),
         'network_managers': managers,
         'os': os_identity(reader.read('/etc/os-release') or reader.read('/usr/lib/os-release')),
         'commands': dict((c, any(reader.exists(d + c) for d in ('/usr/sbin/', '/sbin/', '/usr/bin/', '/bin/')))
-                         for c in ('sysctl', 'ip', 'udevadm')),
+                         for c in ('sysctl', 'ip', 'udevadm', 'ethtool')),
         'udev_rules_dir': reader.exists('/etc/udev/rules.d'),
         'cap_net_admin': bool(caps >> CAP_NET_ADMIN & 1),
         'cap_sys_admin': bool(caps >> CAP_SYS_ADMIN & 1),
@@ -402,6 +475,7 @@ def main():
             data_dirs=dict(type='list', elements='path', default=[]),
             io_disks=dict(type='list', elements='str', default=[]),
             interfaces=dict(type='list', elements='str', default=[]),
+            nics=dict(type='list', elements='str', default=[]),
             wanted=dict(type='dict'),
             root=dict(type='path', default='/'),
         ),

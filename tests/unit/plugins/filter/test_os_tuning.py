@@ -104,4 +104,18 @@ def test_bad_inputs(state, settings, changed, words):
 
 
 def test_filters_are_registered():
-    assert set(FilterModule().filters()) == {"os_tuning_boot_report"}
+    assert set(FilterModule().filters()) == {"os_tuning_boot_report", "os_tuning_nic_plan", "os_tuning_nic_problems",
+                                             "os_tuning_nic_missing", "os_tuning_nic_refused", "os_tuning_nic_state"}
+
+
+def test_nic_filters_turn_errors_into_filter_errors():
+    from ansible_collections.bigdata.spark.plugins.filter.os_tuning import (
+        os_tuning_nic_missing, os_tuning_nic_plan, os_tuning_nic_problems, os_tuning_nic_refused)
+    with pytest.raises(AnsibleFilterError, match="os_tuning_nic_plan: nics, ethtool and wanted must be dicts"):
+        os_tuning_nic_plan([], {}, {})
+    with pytest.raises(AnsibleFilterError, match="os_tuning_nic_problems: settings must be a dict"):
+        os_tuning_nic_problems("ib0")
+    with pytest.raises(AnsibleFilterError, match="os_tuning_nic_refused: result"):
+        os_tuning_nic_refused([{"item": "ib0", "rc": 1}])
+    assert os_tuning_nic_missing(["eth0"], "bd-master", ["eth0"]) == ""
+    assert os_tuning_nic_missing(["ib0"], "bd-master", ["eth0"]).startswith("os_tuning_nic_interfaces (or os_tuning_mtu) names ib0")

@@ -95,3 +95,38 @@ def test_server_plans_the_changes(server):
     assert plan['io queue sdb nr_requests']['value'] == '1024'
     assert plan['mtu eth0']['kind'] == 'mtu'
     assert plan['noatime /data/disk1 (fstab)']['opts'] == 'defaults,noatime'
+
+
+def test_nics_from_sysfs(tmp_path):
+    """The kernel's layout: /sys/class/net/<if>/device (the PCI device, with driver, numa_node and msi_irqs),
+    /sys/devices/system/node/node<N>/cpulist, /proc/irq/<n>/smp_affinity_list; a veth has no device."""
+    r = tmp_path
+    write(r, '/sys/class/net/ens1f0/mtu', '9000\n')
+    write(r, '/sys/class/net/ens1f0/type', '1\n')
+    write(r, '/sys/class/net/ens1f0/device/numa_node', '1\n')
+    write(r, '/sys/class/net/ens1f0/device/msi_irqs/97', 'msix\n')
+    write(r, '/sys/class/net/ens1f0/device/msi_irqs/96', 'msix\n')
+    write(r, '/sys/bus/pci/drivers/ixgbe/bind', '')
+    os.symlink(str(r / 'sys/bus/pci/drivers/ixgbe'), str(r / 'sys/class/net/ens1f0/device/driver'))
+    write(r, '/sys/devices/system/node/node1/cpulist', '4-7\n')
+    write(r, '/sys/devices/system/cpu/online', '0-7\n')
+    write(r, '/proc/irq/96/smp_affinity_list', '0-7\n')
+    write(r, '/proc/irq/97/smp_affinity_list', '5\n')
+    write(r, '/sys/class/net/ib0/mtu', '2044\n')
+    write(r, '/sys/class/net/ib0/type', '32\n')
+    write(r, '/sys/class/net/ib0/mode', 'datagram\n')
+    write(r, '/sys/class/net/ib0/device/numa_node', '0\n')
+    write(r, '/sys/class/net/veth0/mtu', '1500\n')
+    write(r, '/proc/interrupts', '           CPU0\n 30:          5   PCI-MSI 1-edge      ib0\n')
+    write(r, '/lib/systemd/system/irqbalance.service', '[Unit]\n')
+    state = F.gather(dict(PARAMS, root=str(r), interfaces=[], nics=['ens1f0', 'ib0', 'veth0', 'gone0']))
+    assert state['nics']['ens1f0'] == {
+        'exists': True, 'virtual': False, 'driver': 'ixgbe', 'type': 1, 'mtu': 9000, 'ipoib_mode': None, 'numa_node': 1,
+        'node_cpulist': '4-7', 'online_cpulist': '0-7', 'irqs': {'96': '0-7', '97': '5'}, 'irq_source': 'msi_irqs'}
+    ib0 = state['nics']['ib0']
+    assert (ib0['type'], ib0['ipoib_mode'], ib0['virtual'], ib0['irqs'], ib0['irq_source']) == (
+        32, 'datagram', False, {'30': None}, '/proc/interrupts')
+    assert state['nics']['veth0']['virtual'] is True and state['nics']['veth0']['irqs'] == {}
+    assert state['nics']['gone0'] == {'exists': False}
+    assert state['interface_names'] == ['ens1f0', 'ib0', 'veth0']
+    assert state['irqbalance'] is True
