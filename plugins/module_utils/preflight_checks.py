@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
-"""Pure helpers of the preflight role: parse fio, iperf3, ping, /proc/net and java output, judge thresholds,
-render the report.
+"""Pure helpers of the preflight role: parse fio, iperf3, ib_write_bw, ping, /proc/net and java output, judge
+thresholds, render the report.
 
 Plain functions over plain values: no Ansible imports, no file or network access.
 Invalid input raises PreflightError with a message naming the value and what is allowed.
@@ -79,6 +79,64 @@ def parse_ping(rc, output):
         return {'ok': True, 'error': None}
     match = re.search(r'(message too long, mtu=\d+|Frag needed.*|100% packet loss)', output or '')
     return {'ok': False, 'error': match.group(1) if match else (output or 'no answer').strip()[-200:]}
+
+
+def rdma_path(devices, tool_present):
+    """The RDMA device and port ib_write_bw can test on a host (the first ACTIVE port), or why there is none.
+
+    devices: hardware_facts' rdma list (device, ports with port, link_layer, transport, rate_gbps, state, netdevs).
+    """
+    if not devices:
+        return {'ready': False, 'reason': 'no RDMA device (/sys/class/infiniband is empty or absent)'}
+    seen = []
+    for dev in devices:
+        for port in dev.get('ports') or []:
+            seen.append('%s port %s %s' % (dev.get('device'), port.get('port'), port.get('state') or 'state unknown'))
+            if port.get('state') == 'ACTIVE':
+                if not tool_present:
+                    return {'ready': False, 'reason': 'perftest is not installed (no ib_write_bw in PATH)'}
+                return {'ready': True, 'device': dev.get('device'), 'port': port.get('port'),
+                        'transport': port.get('transport'), 'rate_gbps': port.get('rate_gbps'),
+                        'netdevs': port.get('netdevs') or dev.get('netdevs') or []}
+    return {'ready': False, 'reason': 'no ACTIVE RDMA port (%s)' % (', '.join(seen) or 'no ports')}
+
+
+def parse_ib_write_bw(text):
+    """Figures of the result line of perftest's ib_write_bw client: message size, iterations, peak and average
+    bandwidth in Gbit/s (the tool runs with --report_gbits) and the message rate in Mpps."""
+    lines = (text or '').splitlines()
+    for index, line in enumerate(lines):
+        if line.strip().startswith('#bytes'):
+            header = line
+            unit = re.search(r'BW average\[([^\]]+)\]', header)
+            if not unit or unit.group(1) != 'Gb/sec':
+                raise PreflightError('ib_write_bw output: expected "BW average[Gb/sec]" (run it with --report_gbits), got %r'
+                                     % header.strip())
+            for row in lines[index + 1:]:
+                fields = row.split()
+                if len(fields) >= 4 and fields[0].isdigit():
+                    try:
+                        return {'bytes': int(fields[0]), 'iterations': int(fields[1]), 'peak_gbps': float(fields[2]),
+                                'average_gbps': float(fields[3]),
+                                'msg_rate_mpps': float(fields[4]) if len(fields) > 4 else None}
+                    except ValueError:
+                        break
+            raise PreflightError('ib_write_bw output: no result line under %r' % header.strip())
+    raise PreflightError('ib_write_bw output: no "#bytes" result table in %r' % ((text or '').strip()[-200:],))
+
+
+def rdma_link(client, server, path, output, error=''):
+    """One ib_write_bw run as a report row: the figures against the port's rate, or the error."""
+    row = {'client': client, 'server': server, 'device': path.get('device'), 'port': path.get('port'),
+           'transport': path.get('transport'), 'rate_gbps': path.get('rate_gbps')}
+    try:
+        row.update(parse_ib_write_bw(output))
+    except PreflightError as exc:
+        row['error'] = ' '.join((error or '').split())[-300:] or str(exc)
+        return row
+    rate = path.get('rate_gbps')
+    row['percent_of_rate'] = round(100.0 * row['average_gbps'] / rate, 1) if rate else None
+    return row
 
 
 def listening_ports(texts):
@@ -165,6 +223,9 @@ def failures(report, thresholds):
         elif limits.get('min_network_gbps') and link.get('gbps') is not None and link['gbps'] < limits['min_network_gbps']:
             out.append('%s -> %s: %s Gbit/s, below min_network_gbps=%s'
                        % (link['client'], link['server'], link['gbps'], limits['min_network_gbps']))
+    for link in (report.get('rdma') or {}).get('links', []):
+        if link.get('error'):
+            out.append('%s -> %s: ib_write_bw on %s failed: %s' % (link['client'], link['server'], link.get('device'), link['error']))
     for path in report.get('mtu_paths', []):
         if not path.get('ok'):
             out.append('%s -> %s: MTU %s does not pass end to end (%s)'
@@ -198,6 +259,43 @@ def render_markdown(report, failed):
     for path in report.get('mtu_paths', []):
         lines.append('| %s | %s | %s | %s |' % (
             path['client'], path['server'], path['mtu'], 'yes' if path.get('ok') else 'no: %s' % path.get('error')))
+    rdma = report.get('rdma') or {}
+    if rdma.get('hosts'):
+        lines += ['', '## RDMA (perftest ib_write_bw)', '']
+        if rdma.get('links'):
+            lines += ['| client | server | device | transport | Gbit/s average | Gbit/s peak | port rate Gbit/s | % of rate | error |',
+                      '| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |']
+        else:
+            lines.append('No pair of hosts has an RDMA path on both ends.')
+        for link in rdma.get('links', []):
+            lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+                link['client'], link['server'], '%s/%s' % (link.get('device'), link.get('port')), link.get('transport') or '-',
+                link.get('average_gbps', '-'), link.get('peak_gbps', '-'), link.get('rate_gbps') or '-',
+                link.get('percent_of_rate') if link.get('percent_of_rate') is not None else '-', link.get('error') or ''))
+        skipped = [(h, p['reason']) for h, p in sorted(rdma['hosts'].items()) if not p.get('ready')]
+        if skipped:
+            lines += ['', 'Not tested: ' + '; '.join('%s: %s' % hr for hr in skipped) + '.']
+    nics = [(host, name, row) for host, data in sorted(report.get('hosts', {}).items())
+            for name, row in sorted((data.get('nic') or {}).items()) if row.get('present')]
+    if nics:
+        lines += ['', '## NICs (now)', '', '| host | interface | driver | MTU | rings now/max | queues now/max | IRQs on the NIC\'s node '
+                  '| IPoIB mode |', '| --- | --- | --- | ---: | --- | --- | --- | --- |']
+        for host, name, row in nics:
+            lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+                host, name, row.get('driver') or '-', row.get('mtu'), row.get('rings'), row.get('queues'),
+                row.get('irqs_on_node'), row.get('ipoib_mode') or '-'))
+    tuned = [(host, data['nic_tuning']) for host, data in sorted(report.get('hosts', {}).items()) if data.get('nic_tuning')]
+    if tuned:
+        lines += ['', '## NIC tuning by os_tuning (before -> after)', '', '| host | interface | setting | before | after |',
+                  '| --- | --- | --- | --- | --- |']
+        for host, tuning in tuned:
+            after = tuning.get('after') or {}
+            for name, before in sorted((tuning.get('before') or {}).items()):
+                now = after.get(name) or {}
+                for key in [k for k in ('mtu', 'rings', 'queues', 'irqs_on_node', 'ipoib_mode') if k in before or k in now]:
+                    lines.append('| %s | %s | %s | %s | %s |' % (host, name, key, before.get(key, '-'), now.get(key, '-')))
+            if tuning.get('check_mode'):
+                lines.append('| %s | | | (check mode: nothing was changed) | |' % host)
     clock = report.get('clock') or {}
     lines += ['', '## Clocks', '', 'Skew between hosts: %s ms (+/- %s ms, measured from the controller).'
               % (clock.get('skew_ms'), clock.get('uncertainty_ms')), '', '| host | offset ms | NTP synchronised |',

@@ -98,6 +98,9 @@ probe:
     tools:
       description: Whether C(fio), C(iperf3) and C(ping) are installed.
       type: dict
+    optional_tools:
+      description: Whether perftest's C(ib_write_bw) and C(ethtool) are installed (used when present, never installed).
+      type: dict
     dns:
       description: >-
         Per name, C(addresses) (forward), C(reverse) (name of the first address), C(agree), C(problem), and
@@ -205,6 +208,8 @@ def main():
         if rc == 0:
             probe['units_active'].append(unit)
     probe['tools'] = dict((tool, module.get_bin_path(tool) is not None) for tool in ('fio', 'iperf3', 'ping'))
+    # Used when present, never installed: perftest belongs to the fabric's own stack, and an offline host may lack ethtool.
+    probe['optional_tools'] = dict((tool, module.get_bin_path(tool) is not None) for tool in ('ib_write_bw', 'ethtool'))
     module.exit_json(changed=False, probe=probe)
 
 

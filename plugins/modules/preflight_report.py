@@ -26,11 +26,20 @@ options:
     description:
       - Per host, C(probe) (the M(bigdata.spark.preflight_probe) result), C(fio) (list of C(path), C(dirs),
         C(output) or C(error)), C(tuning) (dict of OS tuning values to show; with C(architecture),
-        C(page_size) and C(distribution) or C(os_family) it gives seed 000's 64 KB page advice on aarch64).
+        C(page_size) and C(distribution) or C(os_family) it gives seed 000's 64 KB page advice on aarch64),
+        C(nic) (per interface the C(bigdata.spark.os_tuning_nic_state) summary now), C(nic_tuning) (the
+        C(os_tuning_nic_state) fact of the os_tuning role, C(before) and C(after), when it ran earlier in the same run),
+        C(rdma) (the host's RDMA path, C(ready) with C(device), C(port), C(transport), C(rate_gbps), or the C(reason)).
     type: dict
     required: true
   links:
     description: iperf3 runs, each with C(client), C(server), C(output) (iperf3 -J) or C(error).
+    type: list
+    elements: dict
+    default: []
+  rdma_links:
+    description: ib_write_bw runs, each with C(client), C(server), C(output) (the client's output, run with
+      C(--report_gbits)) or C(error); the device and port are the client's C(rdma) path.
     type: list
     elements: dict
     default: []
@@ -74,7 +83,9 @@ EXAMPLES = r"""
 RETURN = r"""
 report:
   description: C(hosts) (per host C(disks) with fio figures, C(space), C(ports_in_use), C(dns), C(java), C(tuning),
-    C(advice) (list of sentences)), C(links), C(mtu_paths), C(clock).
+    C(advice) (list of sentences), C(nic), C(nic_tuning)), C(links), C(rdma) (C(hosts), each host's path or the reason
+    it has none; C(links), each with C(average_gbps), C(peak_gbps), C(rate_gbps) and C(percent_of_rate), or C(error)),
+    C(mtu_paths), C(clock).
   returned: always
   type: dict
 markdown:
@@ -92,7 +103,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.bigdata.spark.plugins.module_utils.native import NativeError, page_size_advice
 from ansible_collections.bigdata.spark.plugins.module_utils.preflight_checks import (
-    PreflightError, clock_offsets, failures, parse_fio, parse_iperf3, parse_ping, render_markdown)
+    PreflightError, clock_offsets, failures, parse_fio, parse_iperf3, parse_ping, rdma_link, render_markdown)
 
 
 def host_advice(tuning):
@@ -125,7 +136,15 @@ def build(params):
             'dns': probe.get('dns') or {}, 'java': probe.get('java'), 'ntp_synchronized': probe.get('ntp_synchronized'),
             'tuning': data.get('tuning') or {},
             'advice': host_advice(data.get('tuning') or {}),
+            'nic': data.get('nic') or {},
+            'nic_tuning': data.get('nic_tuning') or {},
         }
+        if data.get('rdma'):
+            report.setdefault('rdma', {'hosts': {}, 'links': []})['hosts'][host] = data['rdma']
+    for link in params.get('rdma_links') or []:
+        path = (params['hosts'].get(link['client']) or {}).get('rdma') or {}
+        report.setdefault('rdma', {'hosts': {}, 'links': []})['links'].append(
+            rdma_link(link['client'], link['server'], path, link.get('output') or '', link.get('error') or ''))
     for link in params['links']:
         entry = {'client': link['client'], 'server': link['server']}
         try:
@@ -146,6 +165,7 @@ def main():
         argument_spec=dict(
             hosts=dict(type='dict', required=True),
             links=dict(type='list', elements='dict', default=[]),
+            rdma_links=dict(type='list', elements='dict', default=[]),
             mtu_paths=dict(type='list', elements='dict', default=[]),
             clock_samples=dict(type='dict', default={}),
             thresholds=dict(type='dict', default={}),

@@ -62,3 +62,27 @@ def test_bad_page_size_is_named():
     import pytest
     with pytest.raises(R.PreflightError, match='tuning.page_size'):
         R.build(_with_tuning({'architecture': 'aarch64', 'page_size': 'lots'}))
+
+
+def test_rdma_and_nic_sections():
+    out = '\n'.join([' #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]',
+                     ' 65536      50000            0.00               23.10              0.044060'])
+    path = {'ready': True, 'device': 'mlx5_0', 'port': 1, 'transport': 'RoCE', 'rate_gbps': 25.0, 'netdevs': ['ens1f0np0']}
+    p = params(rdma_links=[{'client': 'w1', 'server': 'w2', 'output': out, 'error': ''}])
+    p['hosts']['w1'].update(
+        rdma=path,
+        nic={'ens1f0np0': {'present': True, 'mtu': 9000, 'driver': 'mlx5_core', 'rings': 'rx 1024/8192, tx 1024/8192',
+                           'queues': 'combined 63/63', 'irqs_on_node': '10/65 on node 0'},
+             'veth0': {'present': True, 'mtu': 1500, 'driver': None, 'rings': 'not supported: a virtual interface',
+                       'queues': 'ethtool is not installed', 'irqs_on_node': 'no IRQs found'}},
+        nic_tuning={'before': {'ens1f0np0': {'rings': 'rx 1024/8192, tx 1024/8192'}},
+                    'after': {'ens1f0np0': {'rings': 'rx 8192/8192, tx 8192/8192'}}, 'check_mode': False})
+    p['hosts']['w2'] = {'probe': {}, 'fio': [], 'rdma': {'ready': False, 'reason': 'perftest is not installed (no ib_write_bw in PATH)'}}
+    report = R.build(p)
+    assert report['rdma']['links'][0]['average_gbps'] == 23.1 and report['rdma']['links'][0]['percent_of_rate'] == 92.4
+    assert report['rdma']['hosts']['w2']['ready'] is False
+    markdown = R.render_markdown(report, [])
+    assert '| w1 | w2 | mlx5_0/1 | RoCE | 23.1 | 0.0 | 25.0 | 92.4 |  |' in markdown
+    assert 'Not tested: w2: perftest is not installed (no ib_write_bw in PATH).' in markdown
+    assert '| w1 | ens1f0np0 | mlx5_core | 9000 | rx 1024/8192, tx 1024/8192 | combined 63/63 | 10/65 on node 0 | - |' in markdown
+    assert '| w1 | ens1f0np0 | rings | rx 1024/8192, tx 1024/8192 | rx 8192/8192, tx 8192/8192 |' in markdown
