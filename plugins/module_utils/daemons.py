@@ -32,6 +32,11 @@ HDFS_EXEC_COMMENT = (
     '(playbooks/hdfs_upgrade.yml\'s rollback sets it in a runtime drop-in): then it adds the startup options.',
 )
 
+# Uniffle's launch scripts put Hadoop's jars and configuration on its servers' classpath (HDFS storage types).
+UNIFFLE_HADOOP_CLASSPATH = ('{hadoop_conf_dir}', '{hadoop_home}/share/hadoop/common/*',
+                            '{hadoop_home}/share/hadoop/common/lib/*', '{hadoop_home}/share/hadoop/hdfs/*',
+                            '{hadoop_home}/share/hadoop/hdfs/lib/*')
+
 # One entry per daemon, in the order its role starts them (the restart order is `order`):
 #   name, role (the role that writes its unit and starts it), group (the inventory group that runs it), unit,
 #   kind (master: restarted one host at a time; worker: in batches), order (restart order);
@@ -41,10 +46,11 @@ HDFS_EXEC_COMMENT = (
 #   command, log_subdir, exec_args, exec_comment (Hadoop's launcher, roles/hadoop/templates/
 #   hadoop-daemon.service.j2) or class, args (spark-class, roles/spark/templates/spark-daemon.service.j2) or,
 #   for a daemon that is not Hadoop's or Spark's, java_class, java_args (files in its configuration directory),
-#   java_props (system properties; {log_dir}, {conf_dir}, {home}, {unit} are filled in) and the variables of its
+#   java_props (system properties; {log_dir}, {conf_dir}, {home}, {unit}, {hadoop_home}, {hadoop_conf_dir} are filled
+#   in; java_args and java_classpath too: the classpath defaults to its conf_dir and {home}/lib/*) and the variables of its
 #   release root (release_var), configuration and log directories (conf_var, log_var), heap in MB (heap_var) and
 #   JVM options (opts_var): `java <opts> -D... -cp <conf_dir>:<release_root>/current/lib/* <java_class> <args>`
-#   (roles/zookeeper/templates/java-daemon.service.j2); user_var instead of account: the variable of its user;
+#   (roles/hadoop/templates/java-daemon.service.j2); user_var instead of account: the variable of its user;
 #   port_vars: the variables of the ports it listens on (its role waits for each after a start); more_ports:
 #   the other ports it binds (variables, or Hadoop's fixed defaults as numbers; preflight finds them free);
 #   port_var: its HTTP port, health: the HTTP path that answers when it is up;
@@ -147,7 +153,7 @@ DAEMONS = (
     # itself that way).
     {'name': 'zookeeper', 'role': 'zookeeper', 'group': 'zookeeper', 'unit': 'zookeeper-server', 'kind': 'master',
      'order': 5, 'description': 'Apache ZooKeeper server', 'user_var': 'zookeeper_user', 'after': (),
-     'java_class': 'org.apache.zookeeper.server.quorum.QuorumPeerMain', 'java_args': ('zoo.cfg',),
+     'java_class': 'org.apache.zookeeper.server.quorum.QuorumPeerMain', 'java_args': ('{conf_dir}/zoo.cfg',),
      'java_props': (('zookeeper.log.dir', '{log_dir}'), ('zookeeper.log.file', '{unit}.log'),
                     ('logback.configurationFile', '{conf_dir}/logback.xml')),
      'release_var': 'zookeeper_install_root', 'conf_var': 'zookeeper_conf_dir', 'log_var': 'zookeeper_log_dir',
@@ -156,6 +162,63 @@ DAEMONS = (
      'port_var': 'zookeeper_client_port', 'health': None, 'probe': ('ruok', 'imok'), 'restart_leader_last': True,
      'restart_rule': 'leader_last', 'state_probe': 'srvr',
      'conf_files': ('zoo.cfg', 'logback.xml'), 'hadoop_files': (), 'spark_conf': False, 'spark_release': False},
+
+    # Remote shuffle services (docs/shuffle.md; module_utils/rss.py): Apache Uniffle's coordinators assign each
+    # shuffle to shuffle servers, which buffer the pushed blocks on their heap and flush them to the data disks;
+    # Apache Celeborn's masters (Raft HA when more than one) do the same for its workers, which keep the blocks off
+    # the heap. Their classpaths are the release's jar directories (java_classpath; Uniffle's servers also read
+    # Hadoop's jars and configuration, as its launch scripts give them). Restarted before the NodeManagers: a job
+    # running through them retries the blocks of a restarting server.
+    {'name': 'uniffle_coordinator', 'role': 'uniffle', 'group': 'uniffle_coordinators',
+     'unit': 'uniffle-coordinator', 'kind': 'master', 'order': 44, 'description': 'Apache Uniffle coordinator',
+     'user_var': 'uniffle_user', 'after': (),
+     'java_class': 'org.apache.uniffle.coordinator.CoordinatorServer',
+     'java_args': ('--conf', '{conf_dir}/coordinator.conf'),
+     'java_classpath': ('{conf_dir}', '{home}/jars/coordinator/*') + UNIFFLE_HADOOP_CLASSPATH,
+     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'release_var': 'uniffle_install_root', 'conf_var': 'uniffle_conf_dir', 'log_var': 'uniffle_log_dir',
+     'heap_var': 'uniffle_coordinator_heap_mb', 'opts_var': 'uniffle_jvm_opts',
+     'port_vars': ('uniffle_coordinator_rpc_port', 'uniffle_coordinator_http_port'), 'more_ports': (),
+     'port_var': 'uniffle_coordinator_http_port', 'health': '/metrics/server',
+     'conf_files': ('coordinator.conf', 'log4j2.xml'), 'hadoop_files': (), 'spark_conf': False,
+     'spark_release': False},
+    {'name': 'uniffle_server', 'role': 'uniffle', 'group': 'uniffle_servers',
+     'unit': 'uniffle-shuffle-server', 'kind': 'worker', 'order': 46, 'description': 'Apache Uniffle shuffle server',
+     'user_var': 'uniffle_user', 'after': ('uniffle-coordinator.service',),
+     'java_class': 'org.apache.uniffle.server.ShuffleServer',
+     'java_args': ('--conf', '{conf_dir}/server.conf'),
+     'java_classpath': ('{conf_dir}', '{home}/jars/server/*') + UNIFFLE_HADOOP_CLASSPATH,
+     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'release_var': 'uniffle_install_root', 'conf_var': 'uniffle_conf_dir', 'log_var': 'uniffle_log_dir',
+     'heap_var': 'uniffle_server_heap_mb', 'opts_var': 'uniffle_jvm_opts',
+     'port_vars': ('uniffle_server_rpc_port', 'uniffle_server_http_port'), 'more_ports': (),
+     'port_var': 'uniffle_server_http_port', 'health': '/metrics/server',
+     'conf_files': ('server.conf', 'log4j2.xml'), 'hadoop_files': (), 'spark_conf': False, 'spark_release': False},
+    {'name': 'celeborn_master', 'role': 'celeborn', 'group': 'celeborn_masters',
+     'unit': 'celeborn-master', 'kind': 'master', 'order': 45, 'description': 'Apache Celeborn master',
+     'user_var': 'celeborn_user', 'after': (),
+     'java_class': 'org.apache.celeborn.service.deploy.master.Master', 'java_args': (),
+     'java_classpath': ('{conf_dir}', '{home}/master-jars/*'),
+     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'release_var': 'celeborn_install_root', 'conf_var': 'celeborn_conf_dir', 'log_var': 'celeborn_log_dir',
+     'heap_var': 'celeborn_master_heap_mb', 'opts_var': 'celeborn_jvm_opts',
+     'port_vars': ('celeborn_master_port', 'celeborn_master_http_port'), 'more_ports': ('celeborn_master_ratis_port',),
+     'port_var': 'celeborn_master_http_port', 'health': '/conf',
+     'conf_files': ('celeborn-defaults.conf', 'log4j2.xml'), 'hadoop_files': (), 'spark_conf': False,
+     'spark_release': False},
+    {'name': 'celeborn_worker', 'role': 'celeborn', 'group': 'celeborn_workers',
+     'unit': 'celeborn-worker', 'kind': 'worker', 'order': 47, 'description': 'Apache Celeborn worker',
+     'user_var': 'celeborn_user', 'after': ('celeborn-master.service',),
+     'java_class': 'org.apache.celeborn.service.deploy.worker.Worker', 'java_args': (),
+     'java_classpath': ('{conf_dir}', '{home}/worker-jars/*'),
+     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'release_var': 'celeborn_install_root', 'conf_var': 'celeborn_conf_dir', 'log_var': 'celeborn_log_dir',
+     'heap_var': 'celeborn_worker_heap_mb', 'opts_var': 'celeborn_worker_jvm_opts',
+     'port_vars': ('celeborn_worker_rpc_port', 'celeborn_worker_http_port'),
+     'more_ports': ('celeborn_worker_push_port', 'celeborn_worker_fetch_port', 'celeborn_worker_replicate_port'),
+     'port_var': 'celeborn_worker_http_port', 'health': '/conf',
+     'conf_files': ('celeborn-defaults.conf', 'log4j2.xml'), 'hadoop_files': (), 'spark_conf': False,
+     'spark_release': False},
 )
 
 # Where the files live: the variables the restart table reads (their defaults are the roles').
@@ -235,9 +298,12 @@ def _java(d, host_vars, fallbacks):
         opts = (fallbacks or {}).get(d['opts_var'], '')
     if not isinstance(opts, str):
         raise DaemonError('%s: JVM options as a string are required; got %r' % (d['opts_var'], opts))
-    fill = {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'unit': d['unit']}
+    layout = _layout(host_vars, fallbacks)
+    fill = {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'unit': d['unit'],
+            'hadoop_home': layout['hadoop_install_root'] + '/current', 'hadoop_conf_dir': layout['hadoop_conf_dir']}
+    classpath = d.get('java_classpath', ('{conf_dir}', '{home}/lib/*'))
     return {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'heap_mb': heap_mb, 'opts': opts.strip(),
-            'classpath': [conf_dir, home + '/lib/*'], 'args': ['%s/%s' % (conf_dir, a) for a in d['java_args']],
+            'classpath': [c.format(**fill) for c in classpath], 'args': [a.format(**fill) for a in d['java_args']],
             'props': [[k, v.format(**fill)] for k, v in d['java_props']]}
 
 

@@ -14,7 +14,7 @@ import difflib
 import functools
 import re
 
-from ansible_collections.bigdata.spark.plugins.module_utils import storage
+from ansible_collections.bigdata.spark.plugins.module_utils import rss, storage
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import override_errors
 
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -328,6 +328,11 @@ def _push_shuffle(settings, defaults, errors):
                               " and ".join(off), "is" if len(off) == 1 else "are"))
 
 
+def _remote_shuffle(settings, defaults, context, errors):
+    """The remote shuffle services (module_utils/rss.py): the service Spark uses, its hosts, sizes and versions."""
+    errors.extend(rss.settings_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
+
+
 def settings_errors(settings, context, known=None, extra_patterns=(), defaults=None):
     """Every finding for one host's settings (a dict of variable -> value) in the cluster `context`.
 
@@ -346,6 +351,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     _sizes(settings, context, errors)
     _storage(settings, defaults, errors)
     _push_shuffle(settings, defaults, errors)
+    _remote_shuffle(settings, defaults, context, errors)
     for var, path in sorted(context.get("missing_files", {}).items()):
         errors.append("%s: '%s' does not exist on the controller. Allowed: the path of a release tarball with "
                       "its .sha512 next to it." % (var, path))

@@ -119,6 +119,13 @@ CASES = {
                                   "hdfs_ram_disk_dir: /data/disk1/ram and hadoop_data_dirs /data/disk1 are one directory tree"),
     "push-shuffle-without-service": ({"spark_push_shuffle_enabled": True, "yarn_spark_shuffle_enabled": False},
                                      "spark_push_shuffle_enabled: true needs the NodeManagers' Spark shuffle service"),
+    # the remote shuffle services (docs/shuffle.md)
+    "rss-without-coordinators": ({"spark_remote_shuffle": "uniffle"},
+                                 "spark_remote_shuffle: uniffle needs its coordinators: hosts in the inventory group 'uniffle_coordinators'"),
+    "rss-storage-type-unknown": ({"uniffle_storage_type": "DISK"}, "uniffle_storage_type must be one of"),
+    "rss-client-version-mismatch": ({"spark_uniffle_client_version": "0.8.0"},
+                                    "spark_uniffle_client_version: '0.8.0' does not match uniffle_version '0.9.2'"),
+    "rss-heap-below-buffers": ({"uniffle_server_buffer_capacity": "4g"}, "uniffle_server_heap_mb: 1024 MiB cannot hold the buffers"),
     # read-only on the DataNodes, then the planner: a shared mount that cannot work, a RAM disk too big for the node
     "archive-mount-missing-source": ({"hdfs_archive_mount": {"src": "/srv/no-such-share", "path": "/mnt/no-archive", "fstype": "none",
                                                              "opts": "bind"}},
@@ -143,6 +150,15 @@ PLAIN_GROUP_CASES = {
     "two-resourcemanagers-without-zookeeper": ("second:resourcemanager", "inventory group 'zookeeper': no host, but YARN HA"),
     "scale-out-host-in-no-group": ("orphan:hadoop", "but in no group of a daemon"),
 }
+# id -> (inventory change, text, extra vars): the group's hosts with settings that only they make wrong.
+SERVICE_GROUP_CASES = {
+    # A shuffle server whose buffers exceed its node (the planner's check, with the node's memory facts).
+    "rss-buffer-above-memory": ("second:uniffle_servers",
+                                "uniffle_server_buffer_capacity: the buffers of the Uniffle shuffle server on",
+                                {"uniffle_server_buffer_capacity": "64g", "uniffle_server_heap_mb": 90000,
+                                 "uniffle_coordinator_quorum": "nowhere:19999"}),
+}
+PLAIN_GROUP_CASES.update(SERVICE_GROUP_CASES)
 HA_GROUP_CASES = {
     "ha-without-journalnodes": ("empty:journalnodes", "inventory group 'journalnodes': no host, but the group namenode has"),
     "ha-without-zookeeper": ("empty:zookeeper", "inventory group 'zookeeper': no host, but HDFS and YARN HA"),
@@ -150,6 +166,7 @@ HA_GROUP_CASES = {
     "journalnodes-on-one-host": ("samehost:journalnodes", "inventory group 'journalnodes': its 3 members share 1 address(es)"),
     "scale-out-host-in-no-group": ("orphan:hadoop", "but in no group of a daemon"),
 }
+HA_GROUP_CASES.update(SERVICE_GROUP_CASES)
 # id -> (extra vars, text): HA variables, on an HA lab.
 HA_CASES = {
     "ha-without-fencing": ({"hdfs_ha_fencing_methods": []}, "hdfs_ha_fencing_methods: [] with HDFS HA"),
@@ -290,7 +307,10 @@ def _edited_inventory(tmp_path, change):
             for host in set(other.get("hosts") or {}) & members:
                 other["hosts"][host] = dict(other["hosts"][host] or {}, ansible_host=address)
     else:
-        # A worker that is not in the group yet (in the production shape the master is a worker too).
+        # A worker that is not in the group yet (in the production shape the master is a worker too); a group the
+        # inventory does not have (uniffle_servers) is made at the top level (a group of its own).
+        if group not in groups:
+            groups[group] = data[group] = {"hosts": {}}
         first = sorted(set(workers) - set(groups[group].get("hosts") or {}))[0]
         hosts = groups[group].setdefault("hosts", {}) or {}
         hosts[first] = workers[first]
@@ -332,8 +352,8 @@ def test_bad_variable_is_refused(case):
 
 @pytest.mark.parametrize("case", sorted(GROUP_CASES))
 def test_bad_inventory_is_refused(case, tmp_path):
-    change, expected = GROUP_CASES[case]
-    _assert_refused(_run(_edited_inventory(tmp_path, change), {}), expected)
+    change, expected, extra = (GROUP_CASES[case] + ({},))[:3]
+    _assert_refused(_run(_edited_inventory(tmp_path, change), extra), expected)
 
 
 def test_cases_are_distinct():

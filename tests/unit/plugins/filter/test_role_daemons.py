@@ -103,7 +103,7 @@ def test_users_ports_and_runtime_fields_are_resolved():
 
 
 @pytest.mark.parametrize("args,message", [
-    (("hbase", MASTER), "role_daemons: role: one of hdfs, yarn, spark, zookeeper is required; got 'hbase'"),
+    (("hbase", MASTER), "role_daemons: role: one of hdfs, yarn, spark, zookeeper, uniffle, celeborn is required; got 'hbase'"),
     (("hdfs", ["namenode"]), "role_daemons: the input must be a host's variables (a mapping)"),
     (("yarn", MASTER, {"datanode": {}}), "role_daemons: runtime: datanode not daemon(s) of the yarn role"),
     (("yarn", MASTER, ["nodemanager"]), "role_daemons: runtime: a mapping of daemon name -> fields is required"),
@@ -129,6 +129,10 @@ def test_preflight_ports_are_every_port_each_daemon_binds():
         {"group": "jobhistory", "unit": "hadoop-mapred-historyserver", "ports": [10020, 19888]},
         {"group": "spark_history", "unit": "spark-history-server", "ports": [18080]},
         {"group": "zookeeper", "unit": "zookeeper-server", "ports": [2181, 2888, 3888]},
+        {"group": "uniffle_coordinators", "unit": "uniffle-coordinator", "ports": [19998, 19999]},
+        {"group": "uniffle_servers", "unit": "uniffle-shuffle-server", "ports": [19978, 19979]},
+        {"group": "celeborn_masters", "unit": "celeborn-master", "ports": [9097, 9098, 9872]},
+        {"group": "celeborn_workers", "unit": "celeborn-worker", "ports": [9091, 9092, 9093, 9094, 9096]},
     ]
     moved = dict((x["unit"], x["ports"]) for x in daemon_ports({"yarn_spark_shuffle_port": 7447, "hdfs_datanode_ipc_port": None}))
     assert moved["hadoop-yarn-nodemanager"] == [7447, 8040, 8042, 45454]

@@ -73,12 +73,12 @@ def _render(item, variables):
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True, keep_trailing_newline=True)
     env.filters["bool"] = CoreFilters().filters()["bool"]
     env.filters["bigdata.spark.jvm_options"] = PlanFilters().filters()["jvm_options"]
-    text = (ROOT / "roles" / "zookeeper" / "templates" / "java-daemon.service.j2").read_text()
+    text = (ROOT / "roles" / "hadoop" / "templates" / "java-daemon.service.j2").read_text()
     return env.from_string(text).render(dict(variables, item=item, ansible_managed="managed"))
 
 
 def test_the_unit_renders_as_on_the_lab():
     (item,) = role_daemons("zookeeper", SERVER)
-    variables = dict(SERVER, __zookeeper_unit_group="zookeeper", __zookeeper_unit_nofile=65536,
-                     __zookeeper_unit_docs="https://zookeeper.apache.org/doc/r3.9.3/zookeeperAdmin.html")
+    variables = dict(SERVER, __java_unit_group="zookeeper", __java_unit_nofile=65536,
+                     __java_unit_docs="https://zookeeper.apache.org/doc/r3.9.3/zookeeperAdmin.html")
     assert _render(item, variables) == (UNITS / "zookeeper-server.service").read_text()

@@ -35,12 +35,16 @@ def test_table_order_groups_and_defaults():
     assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-zkfc",
                                       "hadoop-hdfs-secondarynamenode",
                                       "hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver",
-                                      "spark-history-server", "hadoop-hdfs-datanode", "hadoop-yarn-nodemanager"]
+                                      "spark-history-server", "uniffle-coordinator", "celeborn-master",
+                                      "uniffle-shuffle-server", "celeborn-worker", "hadoop-hdfs-datanode",
+                                      "hadoop-yarn-nodemanager"]
     assert d.units() == [x["unit"] for x in t]
-    assert [x["kind"] for x in t] == ["master"] * 8 + ["worker"] * 2
+    assert [x["kind"] for x in t] == ["master"] * 10 + ["worker"] * 4
     assert [x["group"] for x in t] == ["zookeeper", "journalnodes", "namenode", "namenode", "secondarynamenode", "resourcemanager",
-                                       "jobhistory", "spark_history", "datanodes", "nodemanagers"]
-    assert [x["port"] for x in t] == [2181, 8480, 9870, 8019, 9868, 8088, 19888, 18080, 9864, 8042]
+                                       "jobhistory", "spark_history", "uniffle_coordinators", "celeborn_masters",
+                                       "uniffle_servers", "celeborn_workers", "datanodes", "nodemanagers"]
+    assert [x["port"] for x in t] == [2181, 8480, 9870, 8019, 9868, 8088, 19888, 18080, 19998, 9098, 19978, 9096, 9864,
+                                      8042]
 
 
 def test_files_each_daemon_reads():
@@ -86,7 +90,8 @@ def test_filter_reads_only_the_table_variables():
 
         def get(self, key, default=None):
             assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root",
-                           "zookeeper_install_root", "zookeeper_conf_dir") or \
+                           "zookeeper_install_root", "zookeeper_conf_dir", "uniffle_install_root", "uniffle_conf_dir",
+                           "celeborn_install_root", "celeborn_conf_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
     assert [x["port"] for x in daemon_table(Lazy(hdfs_datanode_http_port=1022)) if x["name"] == "datanode"] == [1022]
@@ -109,7 +114,8 @@ def test_defaults_are_the_roles_own():
     # The table's variables, the HA plan's (plugins/module_utils/ha.py) and reset's paths (day2.py).
     assert set(DEFAULTS) <= set(d.variables_read()) | set(ha.VARIABLES) | set(day2.RESET_VARS)
     assert DEFAULTS["hdfs_name_dirs"] == ["/var/lib/hadoop-hdfs/name"]
-    assert sorted(set(d.owner(v) for v in d.variables_read())) == ["hadoop", "hdfs", "spark", "yarn", "zookeeper"]
+    assert sorted(set(d.owner(v) for v in d.variables_read())) == ["celeborn", "hadoop", "hdfs", "spark", "uniffle", "yarn",
+                                                                   "zookeeper"]
 
 
 def test_a_variable_neither_set_nor_defaulted_is_named():

@@ -9,7 +9,8 @@ from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
 
 FILTERS = FilterModule().filters()
 START_ORDER = ["zookeeper", "journalnode", "namenode", "zkfc", "secondarynamenode", "resourcemanager", "jobhistory",
-               "spark_history", "datanode", "nodemanager"]
+               "spark_history", "uniffle_coordinator", "celeborn_master", "uniffle_server", "celeborn_worker", "datanode",
+               "nodemanager"]
 
 
 def names(selection):
