@@ -497,7 +497,8 @@ def override_value_error(name, value):
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         elif isinstance(value, str) and re.match(r'^\s*-?\d{1,30}\s*$', value):
-            number = int(value)
+            # The digits alone: re's \s matches separators (\x1c-\x1f) that int() does not strip.
+            number = int(re.search(r'-?\d+', value).group(0))
         ok = number is not None and number >= 1 and (kind != 'partitions' or number <= MAX_PARTITIONS)
     elif kind == 'size':
         if isinstance(value, int) and not isinstance(value, bool):

@@ -113,3 +113,10 @@ def test_any_allowed_constants_give_a_sound_plan_or_a_plan_error(data, names, co
         assert str(exc)
         return
     assert P.check_invariants(r) == []
+
+
+def test_a_number_with_a_separator_character_is_read_as_the_number():
+    # re's \s matches the separators \x1c-\x1f, which int() does not strip: found by test_junk_override.
+    name = next(n for n, kind in P.PROPERTY_TYPES.items() if kind == 'count')
+    _plan(_base(), overrides={name: '0\x1f'})
+    _plan(_base(), overrides={name: '2\x1f'})
