@@ -95,7 +95,10 @@ def rss_problems(variables, groups):
 
 
 def rss_client_jar(kind, version, scala="2.12"):
-    """A service's Spark client on Maven: {group, artifact, version, file}."""
+    """A service's Spark client on Maven: {group, artifact, version, file}; version may map each service to its
+    version."""
+    if isinstance(version, dict):
+        version = version.get(kind)
     return _call(lambda: rss.client_jar(kind, version, scala))
 
 

@@ -164,3 +164,10 @@ def test_sound_settings_have_no_problem():
     assert rss.settings_problems(reader(spark_remote_shuffle="uniffle", uniffle_coordinator_quorum="c:1"), {}) == []
     assert rss.settings_problems(reader(spark_remote_shuffle="celeborn"),
                                  {"celeborn_masters": 3, "celeborn_workers": 2}) == []
+
+
+def test_the_filter_takes_each_service_its_own_version():
+    from ansible_collections.bigdata.spark.plugins.filter.rss import rss_client_jar
+    versions = {"uniffle": "0.9.2", "celeborn": "0.5.4"}
+    assert [rss_client_jar(k, versions)["file"] for k in ("uniffle", "celeborn")] == [
+        "rss-client-spark3-shaded-0.9.2.jar", "celeborn-client-spark-3-shaded_2.12-0.5.4.jar"]
