@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import yaml
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils import rss
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import memory_bytes
 
 
 def _call(fn):
@@ -24,6 +26,7 @@ def _call(fn):
 _ROLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "roles")
 
 
+@functools.lru_cache(maxsize=None)
 def role_defaults():
     """The literal defaults of the uniffle and celeborn roles: the spark role (the client settings), the planner and
     the validate role read the services' variables in plays that do not run those roles."""
@@ -42,12 +45,6 @@ def _reader(variables):
     return lambda name: variables[name] if name in variables else defaults.get(name)
 
 
-def _memory_bytes(memory):
-    memory = memory or {}
-    limits = [m for m in (memory.get("cgroup_limit_bytes"), memory.get("total_bytes")) if m]
-    return min(limits) if limits else None
-
-
 def rss_services(groups, hostvars):
     """The planner's other_services for the shuffle servers of the inventory (uniffle_servers, celeborn_workers):
     their memory taken out of YARN on the nodes they share with NodeManagers."""
@@ -59,7 +56,7 @@ def rss_services(groups, hostvars):
                 own = hostvars[name]
                 facts = own["bigdata_hardware"] if "bigdata_hardware" in own else {}
                 hosts.append({"name": name, "kind": kind, "value": _reader({k: own[k] for k in names if k in own}),
-                              "memory_bytes": _memory_bytes((facts or {}).get("memory"))})
+                              "memory_bytes": memory_bytes((facts or {}).get("memory"))})
         return rss.services(hosts) or None
     return _call(run)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils import storage
+from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import memory_bytes
 
 
 def _call(fn, *args):
@@ -23,17 +24,10 @@ def hdfs_storage_dirs(data_dirs, host, types=None, disks=None, ram_disk_dir="", 
     """A host's DataNode directories with their storage types (dirs), dfs.datanode.data.dir (data_dir) and the RAM
     disk's size in MB (ram_disk_mb; a share such as "25%" of the node's memory, from memory: bigdata_hardware.memory)."""
     def run():
-        size = storage.ram_disk_mb(ram_disk_size, _memory_bytes(memory))
+        size = storage.ram_disk_mb(ram_disk_size, memory_bytes(memory))
         dirs = storage.storage_dirs(host, data_dirs, types, disks, ram_disk_dir, size, archive_dir)
         return {"dirs": dirs, "data_dir": storage.data_dir_value(dirs), "ram_disk_mb": size}
     return _call(run)
-
-
-def _memory_bytes(memory):
-    """A node's memory from bigdata_hardware.memory: its cgroup's limit when lower than the total."""
-    memory = memory or {}
-    limits = [m for m in (memory.get("cgroup_limit_bytes"), memory.get("total_bytes")) if m]
-    return min(limits) if limits else None
 
 
 def hdfs_ram_disk_services(groups, hostvars):
@@ -44,7 +38,7 @@ def hdfs_ram_disk_services(groups, hostvars):
             own = hostvars[name]
             facts = own["bigdata_hardware"] if "bigdata_hardware" in own else {}
             hosts.append({"name": name, "size": own["hdfs_ram_disk_size"] if "hdfs_ram_disk_size" in own else 0,
-                          "memory_bytes": _memory_bytes((facts or {}).get("memory"))})
+                          "memory_bytes": memory_bytes((facts or {}).get("memory"))})
         return storage.ram_disk_services(hosts) or None
     return _call(run)
 

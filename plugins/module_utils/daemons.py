@@ -37,6 +37,9 @@ UNIFFLE_HADOOP_CLASSPATH = ('{hadoop_conf_dir}', '{hadoop_home}/share/hadoop/com
                             '{hadoop_home}/share/hadoop/common/lib/*', '{hadoop_home}/share/hadoop/hdfs/*',
                             '{hadoop_home}/share/hadoop/hdfs/lib/*')
 
+# The remote shuffle daemons' log4j2 configuration (roles/hadoop/templates/rss-log4j2.xml.j2) and their log file.
+RSS_LOG_PROPS = (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log'))
+
 # One entry per daemon, in the order its role starts them (the restart order is `order`):
 #   name, role (the role that writes its unit and starts it), group (the inventory group that runs it), unit,
 #   kind (master: restarted one host at a time; worker: in batches), order (restart order);
@@ -175,7 +178,7 @@ DAEMONS = (
      'java_class': 'org.apache.uniffle.coordinator.CoordinatorServer',
      'java_args': ('--conf', '{conf_dir}/coordinator.conf'),
      'java_classpath': ('{conf_dir}', '{home}/jars/coordinator/*') + UNIFFLE_HADOOP_CLASSPATH,
-     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'java_props': RSS_LOG_PROPS,
      'release_var': 'uniffle_install_root', 'conf_var': 'uniffle_conf_dir', 'log_var': 'uniffle_log_dir',
      'heap_var': 'uniffle_coordinator_heap_mb', 'opts_var': 'uniffle_jvm_opts',
      'port_vars': ('uniffle_coordinator_rpc_port', 'uniffle_coordinator_http_port'), 'more_ports': (),
@@ -188,7 +191,7 @@ DAEMONS = (
      'java_class': 'org.apache.uniffle.server.ShuffleServer',
      'java_args': ('--conf', '{conf_dir}/server.conf'),
      'java_classpath': ('{conf_dir}', '{home}/jars/server/*') + UNIFFLE_HADOOP_CLASSPATH,
-     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'java_props': RSS_LOG_PROPS,
      'release_var': 'uniffle_install_root', 'conf_var': 'uniffle_conf_dir', 'log_var': 'uniffle_log_dir',
      'heap_var': 'uniffle_server_heap_mb', 'opts_var': 'uniffle_jvm_opts',
      'port_vars': ('uniffle_server_rpc_port', 'uniffle_server_http_port'), 'more_ports': (),
@@ -199,7 +202,7 @@ DAEMONS = (
      'user_var': 'celeborn_user', 'after': (),
      'java_class': 'org.apache.celeborn.service.deploy.master.Master', 'java_args': (),
      'java_classpath': ('{conf_dir}', '{home}/master-jars/*'),
-     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'java_props': RSS_LOG_PROPS,
      'release_var': 'celeborn_install_root', 'conf_var': 'celeborn_conf_dir', 'log_var': 'celeborn_log_dir',
      'heap_var': 'celeborn_master_heap_mb', 'opts_var': 'celeborn_jvm_opts',
      'port_vars': ('celeborn_master_port', 'celeborn_master_http_port'), 'more_ports': ('celeborn_master_ratis_port',),
@@ -211,7 +214,7 @@ DAEMONS = (
      'user_var': 'celeborn_user', 'after': ('celeborn-master.service',),
      'java_class': 'org.apache.celeborn.service.deploy.worker.Worker', 'java_args': (),
      'java_classpath': ('{conf_dir}', '{home}/worker-jars/*'),
-     'java_props': (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('log.path', '{log_dir}/{unit}.log')),
+     'java_props': RSS_LOG_PROPS,
      'release_var': 'celeborn_install_root', 'conf_var': 'celeborn_conf_dir', 'log_var': 'celeborn_log_dir',
      'heap_var': 'celeborn_worker_heap_mb', 'opts_var': 'celeborn_worker_jvm_opts',
      'port_vars': ('celeborn_worker_rpc_port', 'celeborn_worker_http_port'),

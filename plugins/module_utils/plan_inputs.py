@@ -123,6 +123,13 @@ _SPARK_SIZE_RE = re.compile(r'^\s*(\d+)\s*(k|kb|m|mb|g|gb|t|tb)?\s*$', re.IGNORE
 _UNIT_MB = {'': 1, 'k': 1.0 / 1024, 'm': 1, 'g': 1024, 't': 1024 * 1024}
 
 
+def memory_bytes(memory):
+    """A node's memory from bigdata_hardware.memory: its cgroup's limit when lower than the total (None unknown)."""
+    memory = memory or {}
+    limits = [m for m in (memory.get('cgroup_limit_bytes'), memory.get('total_bytes')) if m]
+    return min(limits) if limits else None
+
+
 def parse_size_mb(value, field='value'):
     """Parse "18g", "640m", "2048" (MiB) or a number into MiB."""
     if isinstance(value, bool):

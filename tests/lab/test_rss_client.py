@@ -34,15 +34,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The collection importable as Ansible imports it (the unit tests' conftest builds the same link tree).
 _spec = importlib.util.spec_from_file_location("bigdata_unit_conftest", ROOT / "tests" / "unit" / "conftest.py")
 _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
+from ansible_collections.bigdata.spark.plugins.filter.rss import role_defaults  # noqa: E402
 from ansible_collections.bigdata.spark.plugins.module_utils import rss  # noqa: E402
 
 INVENTORY = os.environ.get("BIGDATA_LAB_INVENTORY", "")
 GROUPS = lab_run.inventory_groups(INVENTORY) if INVENTORY else {}
 SETTINGS = yaml.safe_load((ROOT / "inventories/lab/group_vars/lab_prod.yml").read_text())
 SPARK_DEFAULTS = yaml.safe_load((ROOT / "roles/spark/defaults/main.yml").read_text())
-ROLE_DEFAULTS = {}
-for _role in rss.KINDS:
-    ROLE_DEFAULTS.update(yaml.safe_load((ROOT / "roles" / _role / "defaults" / "main.yml").read_text()))
+ROLE_DEFAULTS = role_defaults()
 pytestmark = pytest.mark.skipif(not INVENTORY or not GROUPS.get("lab_prod") or not SETTINGS.get("spark_rss_clients"),
                                 reason="set BIGDATA_LAB_INVENTORY to a converged lab with hosts in the group lab_prod")
 JAR_DIR = SPARK_DEFAULTS["spark_rss_client_dir"]
