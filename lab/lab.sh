@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The local lab: systemd containers under podman that stand in for servers.
-#   lab/lab.sh up     [--name bd] [--workers 2] [--arch amd64|arm64] [--worker-arch LIST] [--shape plain|prod]
+#   lab/lab.sh up     [--name bd] [--workers 2] [--arch amd64|arm64] [--worker-arch LIST] [--shape plain|prod] [--data-net]
 #   lab/lab.sh status [--name bd]
 #   lab/lab.sh down   [--name bd]
 #   lab/lab.sh inventory [--name bd]   print the path of the generated inventory
@@ -10,6 +10,9 @@
 #                                      prints the base URL; `down` stops it
 # Ansible reaches the nodes over SSH as root with the lab's own key (lab/build/ssh/id_ed25519).
 # Containers: NAME-master, NAME-worker1..N on the internal network NAME-net (no route out of this machine).
+# --data-net (implied by --shape prod): a second internal network, NAME-data (10.214.X.0/24), on every node's eth1; it
+# stands in for a fast data network (hadoop_data_interface, docs/network.md). A node added later (up --workers N+1)
+# joins it whenever it exists.
 # Shapes (the generated inventory's groups): plain, the newcomer's lab: every master daemon on NAME-master, the
 # workers' daemons on the workers. prod, production-shaped as a small cluster is run: every node stores and
 # computes (DataNode, NodeManager), high availability: NameNodes and ResourceManagers on NAME-master (first) and
@@ -20,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 cmd=${1:-}
 [ -n "$cmd" ] && shift
-name=bd workers=2 arch=amd64 worker_arch="" shape=plain
+name=bd workers=2 arch=amd64 worker_arch="" shape=plain data_net=false
 master_mem=${LAB_MASTER_MEMORY:-6g}
 worker_mem=${LAB_WORKER_MEMORY:-5g}
 while [ $# -gt 0 ]; do
@@ -30,12 +33,14 @@ while [ $# -gt 0 ]; do
     --arch) arch=$2; shift 2 ;;
     --worker-arch) worker_arch=$2; shift 2 ;;
     --shape) shape=$2; shift 2 ;;
-    *) echo "lab: unknown option '$1' (allowed: --name, --workers, --arch, --worker-arch, --shape)" >&2; exit 2 ;;
+    --data-net) data_net=true; shift ;;
+    *) echo "lab: unknown option '$1' (allowed: --name, --workers, --arch, --worker-arch, --shape, --data-net)" >&2; exit 2 ;;
   esac
 done
 case "$shape" in
   plain) ;;
-  prod) [ "$workers" -ge 2 ] || { echo "lab: --shape prod needs --workers 2 or more (got '$workers')" >&2; exit 2; } ;;
+  prod) [ "$workers" -ge 2 ] || { echo "lab: --shape prod needs --workers 2 or more (got '$workers')" >&2; exit 2; }
+        data_net=true ;;
   *) echo "lab: --shape must be plain or prod (got '$shape')" >&2; exit 2 ;;
 esac
 [[ "$name" =~ ^[a-z][a-z0-9-]{0,15}$ ]] || { echo "lab: --name must be lowercase letters, digits and '-', at most 16 characters (got '$name')" >&2; exit 2; }
@@ -48,6 +53,9 @@ subnet=10.213.$octet.0/24
 inv=$here/build/$name-inventory.yml
 key=$here/build/ssh/id_ed25519
 gateway=10.213.$octet.1
+data=$name-data
+data_subnet=10.214.$octet.0/24
+data_gateway=10.214.$octet.1
 www=$here/build/$name-www
 serve_pid=$here/build/$name-serve.pid
 # One directory of this machine shared by every node at /srv/lab-shared: it stands in for a shared file system
@@ -64,6 +72,12 @@ node_ip() {
     *-master) echo "10.213.$octet.10" ;;
     *-worker*) echo "10.213.$octet.$(( 10 + ${1##*-worker} ))" ;;
   esac
+}
+# A node's address on the data network: the same last number as on NAME-net.
+node_data_ip() {
+  local ip
+  ip=$(node_ip "$1")
+  echo "10.214.$octet.${ip##*.}"
 }
 node_arch() {
   local n=$1
@@ -157,6 +171,12 @@ up() {
     podman network create --internal --subnet "$subnet" "$net" >/dev/null
     echo "lab: created network $net ($subnet, internal)"
   fi
+  if [ "$data_net" = true ] && ! podman network exists "$data"; then
+    drop_stale_bridge "$data_gateway"
+    podman network create --internal --subnet "$data_subnet" "$data" >/dev/null
+    echo "lab: created network $data ($data_subnet, internal, the nodes' eth1)"
+  fi
+  local nets
   local hosts=()
   for n in $(nodes); do hosts+=(--add-host "$n:$(node_ip "$n")"); done
   for n in $(nodes); do
@@ -175,11 +195,14 @@ up() {
     a=$(node_arch "$n")
     # CAP_SYS_ADMIN: the hdfs role mounts the storage tiers inside a node (a tmpfs RAM disk, the shared directory).
     mkdir -p "$shared"
-    podman run -d --name "$n" --hostname "$n" --network "$net" --ip "$(node_ip "$n")" "${hosts[@]}" \
+    # The data network second, so it is eth1 in every node.
+    nets=(--network "$net:ip=$(node_ip "$n")")
+    podman network exists "$data" && nets+=(--network "$data:ip=$(node_data_ip "$n")")
+    podman run -d --name "$n" --hostname "$n" "${nets[@]}" "${hosts[@]}" \
       --systemd=always --memory "$mem" --memory-swap "$mem" --arch "$a" \
       --cap-add SYS_ADMIN --volume "$shared:/srv/lab-shared" \
       --label bigdata.lab="$name" "$("$here/build-image.sh" --arch="$a" --print)" >/dev/null
-    echo "lab: started $n ($a, $(node_ip "$n"), memory $mem)"
+    echo "lab: started $n ($a, $(node_ip "$n")$(podman network exists "$data" && echo ", data $(node_data_ip "$n")"), memory $mem)"
   done
   for n in $(nodes); do
     local state="" i
@@ -256,7 +279,7 @@ unserve() {
 # gateway address, and podman then refuses the subnet. Only a podmanN bridge no network names is removed.
 drop_stale_bridge() {
   local dev
-  dev=$(ip -o -4 addr show | awk -v gw="$gateway/" 'index($4, gw) == 1 {print $2}' | head -1)
+  dev=$(ip -o -4 addr show | awk -v gw="${1:-$gateway}/" 'index($4, gw) == 1 {print $2}' | head -1)
   [ -n "$dev" ] || return 0
   [[ "$dev" =~ ^podman[0-9]+$ ]] || return 0
   if podman network ls --format '{{.NetworkInterface}}' 2>/dev/null | grep -qx "$dev"; then return 0; fi
@@ -271,7 +294,9 @@ down() {
           podman ps -a --format '{{.Names}}' | grep -E "^$name-(master|worker[0-9])$" || true) | sort -u)
   for n in $ids; do podman rm -f -t 5 "$n" >/dev/null 2>&1 && echo "lab: removed $n"; done
   if podman network exists "$net"; then podman network rm -f "$net" >/dev/null && echo "lab: removed network $net"; fi
+  if podman network exists "$data"; then podman network rm -f "$data" >/dev/null && echo "lab: removed network $data"; fi
   drop_stale_bridge
+  drop_stale_bridge "$data_gateway"
   rm -f "$inv"
   # The shared tier's blocks went with the nodes' other data.
   if [ -d "$shared" ]; then rm -rf "$shared" && echo "lab: removed $shared"; fi
@@ -284,5 +309,5 @@ case "$cmd" in
   inventory) write_inventory; echo "$inv" ;;
   hosts) hosts ;;
   serve) serve ;;
-  *) echo "usage: lab/lab.sh up|status|down|inventory|hosts|serve [--name NAME] [--workers N] [--arch amd64|arm64] [--worker-arch a,b] [--shape plain|prod]" >&2; exit 2 ;;
+  *) echo "usage: lab/lab.sh up|status|down|inventory|hosts|serve [--name NAME] [--workers N] [--arch amd64|arm64] [--worker-arch a,b] [--shape plain|prod] [--data-net]" >&2; exit 2 ;;
 esac

@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 for lab in $(podman ps -a --format '{{ index .Labels "bigdata.lab" }}' 2>/dev/null | sort -u | grep -E '^t-' || true); do
   "$top/lab/lab.sh" down --name "$lab"
 done
-for net in $(podman network ls --format '{{.Name}}' 2>/dev/null | grep -E '^t-.*-net$' || true); do
+for net in $(podman network ls --format '{{.Name}}' 2>/dev/null | grep -E '^t-.*-(net|data)$' || true); do
   podman network rm -f "$net" >/dev/null 2>&1 && echo "clean-stale: removed network $net"
 done
 rm -rf "$top/.cache/sanity" "$top/.cache/collection-test" "$top/.cache/molecule" ~/.cache/molecule/spark 2>/dev/null

@@ -92,6 +92,11 @@ def _host_part(name):
     return str(name).rsplit(':', 1)[0]
 
 
+def _is_ipv4(text):
+    parts = str(text).split('.')
+    return len(parts) == 4 and all(p.isdigit() and int(p) < 256 for p in parts)
+
+
 def _find(nodes, names):
     """The entry of a LiveNodes or DeadNodes map registered under one of names (hostnames or IP addresses)."""
     for key, figures in sorted(nodes.items()):
@@ -118,8 +123,9 @@ def decommission_plan(jmx, leaving, replication, action='decommission'):
 
     leaving: [{'host': inventory name, 'names': [the names and addresses the node may have registered under]}].
     replication: the cluster's replication factor (dfs.replication).
-    Returns {'nodes': [{'host', 'datanode' (the name the NameNode knows, written to the exclude files), 'state',
-    'used_bytes'}], 'staying': [DataNodes that stay in service], 'problems': [...]}. Problems (decommission only):
+    Returns {'nodes': [{'host', 'datanode' (the name the NameNode knows it by, written to yarn.exclude: a NodeManager
+    registers under the same name), 'exclude' (the address dfs.exclude must name: the one its RPC came from, xferaddr),
+    'state', 'used_bytes'}], 'staying': [DataNodes that stay in service], 'problems': [...]}. Problems (decommission only):
     no DataNode would stay; fewer would stay than the replication factor (the decommission could never end); the
     leaving nodes hold more than the staying ones have free."""
     if action not in DECOMMISSION_ACTIONS:
@@ -144,8 +150,14 @@ def decommission_plan(jmx, leaving, replication, action='decommission'):
             state = 'dead' + (' (decommissioned)' if (figures or {}).get('decommissioned') else '') if key else 'unknown'
         if key is not None:
             keys.add(key)
-        nodes.append({'host': node['host'], 'datanode': _host_part(key) if key else node['host'], 'state': state,
-                      'used_bytes': int((figures or {}).get('usedSpace', 0) or 0)})
+        # The NameNode matches dfs.exclude against the address the DataNode's RPC came from (xferaddr). A DataNode
+        # registered under another address (a data network: dfs.datanode.hostname) is named by that one.
+        exclude = _host_part(key) if key else node['host']
+        rpc_ip = _host_part((figures or {}).get('xferaddr', ''))
+        if rpc_ip and _is_ipv4(exclude) and exclude != rpc_ip:
+            exclude = rpc_ip
+        nodes.append({'host': node['host'], 'datanode': _host_part(key) if key else node['host'], 'exclude': exclude,
+                      'state': state, 'used_bytes': int((figures or {}).get('usedSpace', 0) or 0)})
     staying = [(k, f) for k, f in sorted(live.items()) if k not in keys and f.get('adminState', IN_SERVICE) == IN_SERVICE]
     problems = []
     if action == 'decommission':

@@ -133,6 +133,8 @@ CASES = {
     "archive-mount-no-client": ({"hdfs_archive_mount": {"src": "mgs@tcp:/lustre", "path": "/mnt/lustre", "fstype": "lustre"}},
                                 "no mount helper mount.lustre and the kernel does not know the file system lustre"),
     "ram-disk-above-memory": ({"hdfs_ram_disk_size": "64g"}, "hdfs_ram_disk_size: 65536 MB on"),
+    # read-only on every host: the data network's interface (docs/network.md)
+    "data-interface-missing": ({"hadoop_data_interface": "eth9"}, "hadoop_data_interface: 'eth9' is not an interface of this host"),
     # the format guard's verdict on the name directories, before hdfs-site.xml names them
     "name-dir-holds-other-data": ({"hdfs_name_dirs": ["/etc"]}, "hdfs_name_dirs: NameNode format refused: /etc holds"),
     # after the hardware facts: sizes against the node's memory
@@ -179,7 +181,7 @@ HA_CASES = {
 ALONE = {"name-dir-holds-other-data", "plan-constant-not-whole", "plan-override-negative-partitions", "plan-override-not-boolean",
          "plan-shuffle-bytes-absurd", "hardware-cores-absurd", "hardware-memory-absurd", "hardware-disks-a-string",
          "heap-above-node-memory", "nodemanager-memory-above-node", "archive-mount-missing-source", "archive-mount-no-client",
-         "ram-disk-above-memory"}
+         "ram-disk-above-memory", "data-interface-missing"}
 
 
 # Checks that read another variable than the one their case sets: a run must not change that one too.

@@ -77,7 +77,7 @@ FOUR = {"w1:9866": node("10.0.0.11"), "w2:9866": node("10.0.0.12"), "w3:9866": n
 def test_a_node_found_by_its_address_may_leave():
     plan = day2.decommission_plan(jmx_nodes(FOUR), [{"host": "worker3", "names": ["10.0.0.13"]}], 3)
     assert plan["problems"] == []
-    assert plan["nodes"] == [{"host": "worker3", "datanode": "w3", "state": "In Service", "used_bytes": GIB}]
+    assert plan["nodes"] == [{"host": "worker3", "datanode": "w3", "exclude": "w3", "state": "In Service", "used_bytes": GIB}]
     assert plan["staying"] == ["m", "w1", "w2"]
 
 
@@ -116,7 +116,16 @@ def test_recommission_has_no_capacity_check_and_finds_dead_nodes():
 
 def test_a_node_the_namenode_never_saw_keeps_its_inventory_name():
     plan = day2.decommission_plan(jmx_nodes(FOUR), [{"host": "w9", "names": ["10.0.0.19"]}], 3)
-    assert plan["nodes"][0] == {"host": "w9", "datanode": "w9", "state": "unknown", "used_bytes": 0}
+    assert plan["nodes"][0] == {"host": "w9", "datanode": "w9", "exclude": "w9", "state": "unknown", "used_bytes": 0}
+
+
+def test_a_datanode_on_a_data_network_is_excluded_by_its_rpc_address():
+    # dfs.datanode.hostname = its data address: LiveNodes' key is that, xferaddr the address its RPC came from.
+    live = dict(FOUR, **{"10.1.0.13:9866": node("10.0.0.13")})
+    del live["w3:9866"]
+    plan = day2.decommission_plan(jmx_nodes(live), [{"host": "worker3", "names": ["10.0.0.13", "10.1.0.13"]}], 3)
+    assert plan["problems"] == []
+    assert plan["nodes"][0]["datanode"] == "10.1.0.13" and plan["nodes"][0]["exclude"] == "10.0.0.13"
 
 
 @pytest.mark.parametrize("leaving, replication, action, message", [
