@@ -68,7 +68,7 @@ def _per_host(pattern, command):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
     out = {}
     for block in re.split(r"^(?=\S+ \| \w+ \| rc=\d+ >>$)", proc.stdout, flags=re.M):
-        head, _, body = block.partition(">>\n")
+        head, _sep, body = block.partition(">>\n")
         if " | " in head:
             out[head.split(" | ", 1)[0]] = body.strip()
     return out
