@@ -7,7 +7,7 @@ playbooks/decommission.yml.
 Usage: python3 decommission_wait.py --namenodes URL[,URL] --nodes NAME[,NAME] [--want decommissioned|in-service]
                                     [--timeout SECONDS] [--interval SECONDS]
 
-Asks each NameNode's JMX (URL is its web address, http://HOST:PORT) which one is active, and reads the active one's
+Asks each NameNode's JMX (URL is its web address, http://HOST:PORT or https:// with TLS) which one is active, and reads the active one's
 NameNodeInfo: each node's admin state, and while it is being decommissioned the blocks still short of copies
 elsewhere (DecomNodes: underReplicatedBlocks, decommissionOnlyReplicas, underReplicateInOpenFiles). Prints one line
 per change and at least one a minute: elapsed seconds, each node's state, blocks left. Exit 0 when every node is in

@@ -59,6 +59,18 @@ def daemon_table(host_vars):
     return _call("daemon_table", table.table, host_vars, role_defaults())
 
 
+def daemon_url(host_vars, name, address="127.0.0.1"):
+    """A daemon's web address (scheme://address:port; https on its HTTPS port with TLS) for a host's variables."""
+    host_vars = _mapping("daemon_url", host_vars)
+    return _call("daemon_url", table.url, name, address, host_vars, role_defaults())
+
+
+def tls_transition_problems(host_vars, listening, host=""):
+    """The daemons of a host that serve their UI on the other side of hadoop_tls_enabled (started before it changed)."""
+    host_vars = _mapping("tls_transition_problems", host_vars)
+    return _call("tls_transition_problems", table.tls_transition_problems, listening, host, host_vars, role_defaults())
+
+
 def role_daemons(role, variables, runtime=None):
     """A role's daemons for its unit template and service tasks, resolved from the variables it sees (vars)."""
     variables = _mapping("role_daemons", variables)
@@ -200,7 +212,8 @@ class FilterModule:
     """Daemon table filters."""
 
     def filters(self):
-        return {"daemon_table": daemon_table, "role_daemons": role_daemons, "daemon_ports": daemon_ports,
+        return {"daemon_table": daemon_table, "daemon_url": daemon_url, "tls_transition_problems": tls_transition_problems,
+                "role_daemons": role_daemons, "daemon_ports": daemon_ports,
                 "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan,
                 "ha_namenode_actions": ha_namenode_actions, "restart_rules": restart_rules, "rule_plan": rule_plan,
                 "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems,

@@ -224,8 +224,24 @@ DAEMONS = (
      'spark_release': False},
 )
 
+# TLS (hadoop_tls_enabled, docs/security.md): each web UI's HTTP port variable -> its HTTPS port variable. With TLS
+# the UIs serve HTTPS only, so a daemon binds, is waited for and probed on the HTTPS port (scheme https) instead.
+TLS_VAR = 'hadoop_tls_enabled'
+TLS_PORTS = {
+    'hdfs_journalnode_http_port': 'hdfs_journalnode_https_port',
+    'hdfs_namenode_http_port': 'hdfs_namenode_https_port',
+    'hdfs_secondarynamenode_http_port': 'hdfs_secondarynamenode_https_port',
+    'hdfs_datanode_http_port': 'hdfs_datanode_https_port',
+    'yarn_resourcemanager_webapp_port': 'yarn_resourcemanager_webapp_https_port',
+    'yarn_nodemanager_webapp_port': 'yarn_nodemanager_webapp_https_port',
+    'yarn_jobhistory_webapp_port': 'yarn_jobhistory_webapp_https_port',
+    # The Spark history server (roles/spark: its own properties file); its HTTP port stays open and redirects.
+    'spark_history_port': 'spark_history_https_port',
+}
 # Where the files live: the variables the restart table reads (their defaults are the roles').
 LAYOUT_VARS = ('hadoop_conf_dir', 'hadoop_install_root', 'spark_conf_dir', 'spark_install_root')
+# With TLS, what the daemons whose UI turns HTTPS read besides (hadoop_tls_dir; the tls role writes them).
+TLS_FILES = ('keystore.p12', 'truststore.p12')
 # The variables of a daemon that runs java itself (java_class).
 JAVA_VARS = ('release_var', 'conf_var', 'log_var', 'heap_var', 'opts_var')
 
@@ -241,9 +257,10 @@ def owner(var):
 
 def variables_read():
     """Every variable the table reads, for loading only those."""
-    names = list(LAYOUT_VARS) + ['hadoop_users']
+    names = list(LAYOUT_VARS) + ['hadoop_users', TLS_VAR, 'hadoop_tls_dir']
     for d in DAEMONS:
         names += list(d['port_vars']) + [p for p in d['more_ports'] if isinstance(p, str)]
+        names += [TLS_PORTS[p] for p in d['port_vars'] if p in TLS_PORTS]
         names += [d[k] for k in ('host_var', 'switch_var', 'user_var') + JAVA_VARS if k in d]
     return tuple(dict.fromkeys(names))
 
@@ -268,8 +285,25 @@ def _port(value, var):
     return port
 
 
+def tls_on(host_vars=None, fallbacks=None):
+    """Whether the web UIs serve HTTPS only (hadoop_tls_enabled; off when unset)."""
+    value = host_vars.get(TLS_VAR) if host_vars is not None else None
+    if value is None:
+        value = (fallbacks or {}).get(TLS_VAR, False)
+    if isinstance(value, str):
+        return value.strip().lower() in ('true', 'yes', 'on', '1')
+    return bool(value)
+
+
 def _ports(names, host_vars, fallbacks):
+    tls = tls_on(host_vars, fallbacks)
+    names = [TLS_PORTS.get(p, p) if tls and isinstance(p, str) else p for p in names]
     return [p if isinstance(p, int) else _port(_value(p, host_vars, fallbacks), p) for p in names]
+
+
+def _scheme(d, host_vars, fallbacks):
+    """How a daemon's port_var answers: https when TLS swaps it for its HTTPS port, else http."""
+    return 'https' if d['port_var'] in TLS_PORTS and tls_on(host_vars, fallbacks) else 'http'
 
 
 def _path(key, host_vars, fallbacks):
@@ -331,6 +365,7 @@ def table(host_vars=None, fallbacks=None):
     for d in sorted(DAEMONS, key=lambda d: d['order']):
         entry = _static(d)
         entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
+        entry['scheme'] = _scheme(d, host_vars, fallbacks)
         release = _path(d['release_var'], host_vars, fallbacks) if 'release_var' in d else layout['hadoop_install_root']
         files = ['/etc/systemd/system/%s.service' % d['unit'], release + '/current']
         files += ['%s/%s' % (layout['hadoop_conf_dir'], f) for f in d['hadoop_files']]
@@ -341,8 +376,63 @@ def table(host_vars=None, fallbacks=None):
             files.append(layout['spark_install_root'] + '/current')
         if d['spark_conf']:
             files.append(layout['spark_conf_dir'])
+        if entry['scheme'] == 'https':
+            files += ['%s/ssl-server.xml' % layout['hadoop_conf_dir']]
+            files += ['%s/%s' % (_path('hadoop_tls_dir', host_vars, fallbacks), f) for f in TLS_FILES]
         entry['files'] = files
         out.append(entry)
+    return out
+
+
+def url(name, address='127.0.0.1', host_vars=None, fallbacks=None):
+    """A daemon's web address, scheme://address:port (https on its HTTPS port with TLS), for a host's variables."""
+    by_name = dict((d['name'], d) for d in DAEMONS)
+    if name not in by_name:
+        raise DaemonError('daemon: one of %s is required; got %r' % (', '.join(sorted(by_name)), name))
+    d = by_name[name]
+    if not isinstance(address, str) or not address:
+        raise DaemonError('address: a host name or address is required; got %r' % (address,))
+    return '%s://%s:%d' % (_scheme(d, host_vars, fallbacks), address, _ports([d['port_var']], host_vars, fallbacks)[0])
+
+
+class _Override:
+    """A host's variables with hadoop_tls_enabled set (read one by one: Ansible's vars template lazily)."""
+
+    def __init__(self, host_vars, tls):
+        self._vars, self._tls = host_vars, tls
+
+    def get(self, key, default=None):
+        if key == TLS_VAR:
+            return self._tls
+        return self._vars.get(key, default) if self._vars is not None else default
+
+
+def tls_transition_problems(listening, host='', host_vars=None, fallbacks=None):
+    """The daemons of a host that serve their UI on the other side of hadoop_tls_enabled than it asks (one started
+    before TLS was turned on or off: its port is the old one), from the ports the host listens on; empty when none."""
+    if not isinstance(listening, (list, tuple, set)):
+        raise DaemonError('listening: the ports this host listens on (a list of numbers) are required; got %r' % (listening,))
+    ports = set()
+    for p in listening:
+        try:
+            ports.add(int(p))
+        except (TypeError, ValueError):
+            raise DaemonError('listening: port numbers are required; got %r' % (p,))
+    tls = tls_on(host_vars, fallbacks)
+    out = []
+    for d in DAEMONS:
+        if d['port_var'] not in TLS_PORTS:
+            continue
+        http = _ports([d['port_var']], _Override(host_vars, False), fallbacks)[0]
+        https = _ports([d['port_var']], _Override(host_vars, True), fallbacks)[0]
+        old, new = (http, https) if tls else (https, http)
+        if old in ports and new not in ports:
+            out.append('hadoop_tls_enabled: %s, but the %s on %s still serves %s on port %d (it started before TLS was '
+                       'turned %s), so the health checks would wait for port %d in vain. Stop the cluster\'s daemons first '
+                       '(ansible-playbook playbooks/service.yml -e service_action=stop), then run site.yml again: it '
+                       'starts them with the new setting.'
+                       % ('true' if tls else 'false', d['description'], host or 'this host', 'plain HTTP' if tls else 'HTTPS',
+                          old, 'on' if tls else 'off', new))
     return out
 
 
@@ -388,6 +478,7 @@ def role_daemons(role, host_vars, fallbacks=None, runtime=None):
             entry['java'] = _java(d, host_vars, fallbacks)
         entry['ports'] = _ports(d['port_vars'], host_vars, fallbacks)
         entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
+        entry['scheme'] = _scheme(d, host_vars, fallbacks)
         entry['enabled'] = bool(_runs_here(d, host_vars, fallbacks))
         entry.update(runtime.get(d['name']) or {})
         out.append(entry)
@@ -524,6 +615,7 @@ def restart_rules(host_vars=None, fallbacks=None):
                  'units': [d['unit']] + [w['unit'] for w in ordered if w.get('restart_with') == d['name']],
                  'probe': d.get('state_probe') or d.get('health'),
                  'port': _ports([d['port_var']], host_vars, fallbacks)[0],
+                 'scheme': _scheme(d, host_vars, fallbacks),
                  'failover_first': bool(d.get('failover_first'))}
         if d.get('sync_bean'):
             entry['sync_bean'] = d['sync_bean'].format(nameservice=_value('hdfs_nameservice', host_vars, fallbacks))
@@ -766,16 +858,17 @@ def status_rows(host, address, status, entries, answers):
                     health += ' (%s)' % state
         link = '%s:%s' % (address, entry['port'])
         rows.append({'host': host, 'daemon': entry['name'], 'state': st['state'], 'release': st['release'],
-                     'uptime': uptime(st['uptime_s']), 'ui': ('http://%s/' % link) if entry.get('health') else link,
+                     'uptime': uptime(st['uptime_s']),
+                     'ui': ('%s://%s/' % (entry.get('scheme', 'http'), link)) if entry.get('health') else link,
                      'health': health})
     return rows
 
 
 def ui_links(entries, active, address):
-    """'description: http://address:port/' for each daemon of a host's table that has a web UI (a health path) and is
+    """'description: scheme://address:port/' for each daemon of a host's table that has a web UI (a health path) and is
     active; active: `systemctl is-active UNIT...`'s lines for the table's units, in the table's order."""
     if not isinstance(active, (list, tuple)) or len(active) != len(entries):
         raise DaemonError('ui_links: one `systemctl is-active` line per unit of the table is required (%d units, %r)'
                           % (len(entries), active))
-    return ['%s: http://%s:%s/' % (e['description'], address, e['port'])
+    return ['%s: %s://%s:%s/' % (e['description'], e.get('scheme', 'http'), address, e['port'])
             for e, state in zip(entries, active) if state == 'active' and e.get('health')]

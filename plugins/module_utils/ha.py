@@ -23,6 +23,9 @@ VARIABLES = (
     'hdfs_namenode_http_port', 'hdfs_journalnode_rpc_port', 'hdfs_journalnode_http_port',
     'hdfs_journalnode_edits_dir', 'hdfs_zkfc_port', 'hadoop_zookeeper_client_port', 'yarn_cluster_id',
     'yarn_resourcemanager_port', 'yarn_resourcemanager_webapp_port',
+    # TLS (docs/security.md): the HTTPS addresses as well.
+    'hadoop_tls_enabled', 'hdfs_namenode_https_port', 'hdfs_journalnode_https_port',
+    'yarn_resourcemanager_webapp_https_port',
 )
 
 # The nameservice is the host part of hdfs:// URIs and a segment of property names: no dots, no underscores.
@@ -194,6 +197,20 @@ def _hdfs(out, group, journalnodes, journal_addresses, variables, errors):
     site['dfs.ha.fencing.methods'] = '\n'.join(m.strip() for m in fencing if isinstance(m, str))
     site['dfs.ha.automatic-failover.enabled'] = True
     site['dfs.ha.zkfc.port'] = zkfc
+    if _tls(variables):
+        https = _port(variables, 'hdfs_namenode_https_port', errors)
+        for host in order:
+            site['dfs.namenode.https-address.%s.%s' % (ns, ids[host])] = '%s:%d' % (host, https)
+        site['dfs.namenode.https-address'] = None
+        site['dfs.journalnode.https-address'] = '0.0.0.0:%d' % _port(variables, 'hdfs_journalnode_https_port', errors)
+
+
+def _tls(variables):
+    """Whether the web UIs serve HTTPS only (hadoop_tls_enabled)."""
+    value = variables.get('hadoop_tls_enabled')
+    if isinstance(value, str):
+        return value.strip().lower() in ('true', 'yes', 'on', '1')
+    return bool(value)
 
 
 def _yarn(out, group, variables, quorum, errors):
@@ -217,6 +234,11 @@ def _yarn(out, group, variables, quorum, errors):
         site['yarn.resourcemanager.hostname.%s' % rid] = host
         site['yarn.resourcemanager.address.%s' % rid] = '%s:%d' % (host, port)
         site['yarn.resourcemanager.webapp.address.%s' % rid] = '%s:%d' % (host, webapp)
+        if _tls(variables):
+            site['yarn.resourcemanager.webapp.https.address.%s' % rid] = '%s:%d' % (
+                host, _port(variables, 'yarn_resourcemanager_webapp_https_port', errors))
+    if _tls(variables):
+        site['yarn.resourcemanager.webapp.https.address'] = None
     # The single ResourceManager's keys would pin every client and NodeManager to one of them.
     for key in ('yarn.resourcemanager.hostname', 'yarn.resourcemanager.address', 'yarn.resourcemanager.webapp.address',
                 'yarn.resourcemanager.fs.state-store.uri'):

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import os
 import pathlib
 import re
 import shutil
+import ssl
 import subprocess
 
 import yaml
@@ -80,3 +83,49 @@ def inventory_groups(inventory):
         return out
 
     return dict((g, dict((h, hostvars.get(h, {})) for h in sorted(members_of(g)))) for g in groups)
+
+
+@functools.lru_cache(maxsize=None)
+def host_vars(inventory, host):
+    """A host's inventory variables (its group_vars merged, templates left as they are), from ansible-inventory."""
+    argv = [shutil.which("ansible-inventory") or "ansible-inventory", "-i", str(inventory), "--host", host]
+    proc = subprocess.run(argv, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+@functools.lru_cache(maxsize=None)
+def _daemon_filters():
+    # The collection's code as Ansible imports it (tests/unit/conftest.py links the checkout).
+    spec = importlib.util.spec_from_file_location("bigdata_unit_conftest", ROOT / "tests" / "unit" / "conftest.py")
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    from ansible_collections.bigdata.spark.plugins.filter import daemons  # pylint: disable=import-outside-toplevel
+    return daemons
+
+
+def role_default(name):
+    """A variable's literal default in its role (the daemon table's fallback)."""
+    return _daemon_filters().role_defaults().get(name)
+
+
+def web_url(inventory, host, daemon, address="127.0.0.1"):
+    """A daemon's web address on a host, scheme://address:port: https on its HTTPS port when the inventory turns TLS on
+    (hadoop_tls_enabled), from the daemon table itself."""
+    filters = _daemon_filters()
+    return filters.daemon_url(host_vars(inventory, host), daemon, address)
+
+
+def curl(url):
+    """A curl command line for a URL of the lab (on a node: the loopback address is not in the certificates, so an
+    https URL on 127.0.0.1 is not checked; a host name is, against the node's system trust)."""
+    insecure = "-k " if url.startswith("https://127.0.0.1") else ""
+    return "curl -sf %s'%s'" % (insecure, url)
+
+
+def ssl_context(inventory, host):
+    """An SSL context for the controller that trusts the lab CA (tls_controller_dir), or None without TLS."""
+    hv = host_vars(inventory, host)
+    if not _daemon_filters().table.tls_on(hv):
+        return None
+    ca_dir = hv.get("tls_controller_dir") or os.path.expanduser("~/.bigdata-spark/tls")
+    return ssl.create_default_context(cafile=os.path.join(ca_dir, "ca", "ca.crt"))

@@ -25,6 +25,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 import yaml
@@ -37,6 +38,8 @@ PLAYBOOK = os.environ.get("BIGDATA_BAD_INPUT_PLAYBOOK", "site.yml")
 pytestmark = pytest.mark.skipif(not INVENTORY, reason="set BIGDATA_LAB_INVENTORY to a lab inventory (file or directory)")
 
 USERS = {"hdfs": "hdfs", "yarn": "yarn", "mapred": "mapred", "spark": "spark"}
+# Supplied TLS certificates for every host of the lab that all name another host (_wrong_name_certificates).
+TLS_WRONG = pathlib.Path(tempfile.gettempdir()) / "bigdata-spark-tls-wrong-names"
 
 # id -> (extra vars, text the message must hold). The text names the variable (or the group).
 CASES = {
@@ -135,6 +138,13 @@ CASES = {
     "ram-disk-above-memory": ({"hdfs_ram_disk_size": "64g"}, "hdfs_ram_disk_size: 65536 MB on"),
     # read-only on every host: the data network's interface (docs/network.md)
     "data-interface-missing": ({"hadoop_data_interface": "eth9"}, "hadoop_data_interface: 'eth9' is not an interface of this host"),
+    # read-only with TLS (docs/security.md): the keystore password, and supplied certificates that name another host
+    "tls-keystore-password-missing": ({"hadoop_tls_enabled": True, "hadoop_tls_keystore_password": ""},
+                                      "hadoop_tls_keystore_password: a password is required when hadoop_tls_enabled"),
+    "tls-certificate-names-another-host": ({"hadoop_tls_enabled": True, "hadoop_tls_keystore_password": "bigdata-bad-input",
+                                            "tls_certificate_source": "supplied", "tls_supplied_dir": str(TLS_WRONG),
+                                            "tls_supplied_ca_file": str(TLS_WRONG / "ca.crt")},
+                                           "names ['not-this-host.example'] but not"),
     # the format guard's verdict on the name directories, before hdfs-site.xml names them
     "name-dir-holds-other-data": ({"hdfs_name_dirs": ["/etc"]}, "hdfs_name_dirs: NameNode format refused: /etc holds"),
     # after the hardware facts: sizes against the node's memory
@@ -181,7 +191,8 @@ HA_CASES = {
 ALONE = {"name-dir-holds-other-data", "plan-constant-not-whole", "plan-override-negative-partitions", "plan-override-not-boolean",
          "plan-shuffle-bytes-absurd", "hardware-cores-absurd", "hardware-memory-absurd", "hardware-disks-a-string",
          "heap-above-node-memory", "nodemanager-memory-above-node", "archive-mount-missing-source", "archive-mount-no-client",
-         "ram-disk-above-memory", "data-interface-missing"}
+         "ram-disk-above-memory", "data-interface-missing", "tls-keystore-password-missing",
+         "tls-certificate-names-another-host"}
 
 
 # Checks that read another variable than the one their case sets: a run must not change that one too.
@@ -266,6 +277,48 @@ def _is_ha(path):
     return "journalnodes" in _groups(data)
 
 
+def _wrong_name_certificates(path):
+    """A CA and, for every host of the lab inventory, a key and a certificate of that CA for not-this-host.example
+    (TLS_WRONG/<host>/host.crt, host.key): each is a good certificate, for the wrong name."""
+    # pylint: disable=import-outside-toplevel
+    import datetime
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def cert(subject, issuer, key, sign_key, ca):
+        now = datetime.datetime.now(datetime.timezone.utc)
+        builder = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer).public_key(key.public_key())
+                   .serial_number(x509.random_serial_number()).not_valid_before(now)
+                   .not_valid_after(now + datetime.timedelta(days=30))
+                   .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if not ca:
+            builder = builder.add_extension(x509.SubjectAlternativeName([x509.DNSName("not-this-host.example")]),
+                                            critical=False)
+        return builder.sign(sign_key, hashes.SHA256())
+
+    def pem(obj):
+        if hasattr(obj, "private_bytes"):
+            return obj.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                     serialization.NoEncryption())
+        return obj.public_bytes(serialization.Encoding.PEM)
+
+    path.mkdir(parents=True, exist_ok=True)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "bad-input test CA")])
+    (path / "ca.crt").write_bytes(pem(cert(ca_name, ca_name, ca_key, ca_key, True)))
+    data = yaml.safe_load(_inventory_file(INVENTORY).read_text())
+    for host in sorted(set(h for g in _groups(data).values() for h in (g.get("hosts") or {}))):
+        key = ec.generate_private_key(ec.SECP256R1())
+        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "not-this-host.example")])
+        (path / host).mkdir(exist_ok=True)
+        (path / host / "host.key").write_bytes(pem(key))
+        (path / host / "host.crt").write_bytes(pem(cert(subject, ca_name, key, ca_key, False)))
+
+
+if INVENTORY:
+    _wrong_name_certificates(TLS_WRONG)
 HA_LAB = _is_ha(INVENTORY)
 GROUP_CASES = HA_GROUP_CASES if HA_LAB else PLAIN_GROUP_CASES
 if HA_LAB:

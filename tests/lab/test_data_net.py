@@ -94,7 +94,8 @@ def _moved(before, after):
 
 
 def _live_nodes():
-    text = _shell(_master(), "curl -sf 'http://127.0.0.1:9870/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo'")
+    text = _shell(_master(), lab_run.curl(lab_run.web_url(INVENTORY, _master(), "namenode")
+                                          + "/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo"))
     return json.loads(json.loads(text)["beans"][0]["LiveNodes"])
 
 

@@ -62,7 +62,10 @@ def test_status_shows_every_daemon_with_its_health(tmp_path):
     assert not bad, bad
     assert all(re.match(r"^(hadoop|spark|zookeeper|apache-zookeeper)-", r["release"]) for r in rows), rows
     assert all(r["uptime"] != "-" for r in rows)
-    assert by["namenode"][0]["ui"].startswith("http://") and by["namenode"][0]["ui"].endswith(":9870/")
+    # The UI link comes from the daemon table: https on the HTTPS port with TLS (lab-prod), http on 9870 without.
+    nn = sorted(GROUPS["namenode"])[0]
+    want = lab_run.web_url(INVENTORY, nn, "namenode", "ADDR")
+    assert by["namenode"][0]["ui"].startswith(want.split("ADDR")[0]) and by["namenode"][0]["ui"].endswith(want.split("ADDR")[1] + "/")
     if len(GROUPS.get("namenode", {})) > 1:
         states = sorted(r["health"] for r in by["namenode"])
         assert states == ["ok (active)", "ok (standby)"], states
@@ -119,9 +122,9 @@ def test_balance_reports_the_spread():
 def _finished_application():
     """The id of an application YARN has finished (the lab's earlier checks ran some), asked from the controller."""
     for host in sorted(GROUPS["resourcemanager"]):
-        url = "http://%s:8088/ws/v1/cluster/apps?states=FINISHED" % _address(host)
+        url = lab_run.web_url(INVENTORY, host, "resourcemanager", _address(host)) + "/ws/v1/cluster/apps?states=FINISHED"
         try:
-            with urllib.request.urlopen(url, timeout=10) as answer:
+            with urllib.request.urlopen(url, timeout=10, context=lab_run.ssl_context(INVENTORY, host)) as answer:
                 apps = ((json.load(answer).get("apps") or {}).get("app")) or []
         except OSError:
             continue

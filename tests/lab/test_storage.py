@@ -102,7 +102,7 @@ def _shared_dir():
 def test_datanodes_report_every_tier():
     # The DataNodes' own view: one volume per tier directory, with its storage type.
     for host in TIERED:
-        out = _shell(host, "curl -s 'http://127.0.0.1:9864/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo'")
+        out = _shell(host, lab_run.curl(lab_run.web_url(INVENTORY, host, "datanode") + "/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo"))
         volumes = json.loads(json.loads(out[out.index("{"):])["beans"][0]["VolumeInfo"])
         types = sorted(v.get("storageType") for v in volumes.values())
         assert types == ["ARCHIVE", "DISK", "RAM_DISK", "SSD"], (host, volumes)
@@ -182,7 +182,8 @@ def test_lazy_persist_without_libhadoop_falls_back_to_disk():
         assert kinds <= {"RAM_DISK", "DISK"} and "RAM_DISK" in kinds, replicas
     else:
         assert kinds == {"DISK"}, replicas
-        out = _shell(writer, "curl -s 'http://127.0.0.1:9864/jmx?qry=Hadoop:service=DataNode,name=DataNodeActivity-*'")
+        out = _shell(writer, lab_run.curl(lab_run.web_url(INVENTORY, writer, "datanode")
+                                          + "/jmx?qry=Hadoop:service=DataNode,name=DataNodeActivity-*"))
         bean = json.loads(out[out.index("{"):])["beans"][0]
         assert bean["RamDiskBlocksWriteFallback"] >= 1, bean
     assert _md5("/tiers/lazy/file1") == md5
@@ -207,9 +208,9 @@ def test_a_policy_change_moves_the_blocks_and_a_restart_keeps_every_file():
     # A restart of every DataNode at once (service.yml's rolling restart is tested by test_operations and the survival
     # steps) keeps every file, each on its tier: each DataNode registered again (a block pool actor RUNNING).
     restart = lab_run.adhoc(INVENTORY, "datanodes", "ansible.builtin.shell",
-                            "systemctl restart hadoop-hdfs-datanode && for i in $(seq 90); do curl -s "
-                            "'http://127.0.0.1:9864/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo' "
-                            "| grep -Eq 'ActorState[^A-Za-z]{1,8}RUNNING' && exit 0; sleep 2; done; exit 1")
+                            "systemctl restart hadoop-hdfs-datanode && for i in $(seq 90); do "
+                            + lab_run.curl(lab_run.web_url(INVENTORY, _master(), "datanode") + "/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo")
+                            + " | grep -Eq 'ActorState[^A-Za-z]{1,8}RUNNING' && exit 0; sleep 2; done; exit 1")
     assert restart.returncode == 0, restart.stdout[-4000:]
     assert _md5("/tiers/move/file1") == md5
     assert _kinds("/tiers/ssd/file1") == {"SSD"}

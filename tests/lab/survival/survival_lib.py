@@ -39,8 +39,9 @@ ORDER = ("write", "idempotence", "rerun", "rolling", "scaleout", "jobsurvive", "
 # Extra vars replace the inventory's hdfs_site_overrides whole: the lab's heartbeat recheck (a killed DataNode
 # declared dead in about 50 s) is kept in them.
 RECHECK = {"dfs.namenode.heartbeat.recheck-interval": 10000}
-# The port of the daemon whose /conf page shows each tuning property: the DataNode's and the NodeManager's.
-CONF_PORTS = {"dfs.datanode.handler.count": 9864, "yarn.nodemanager.delete.debug-delay-sec": 8042}
+# The daemon whose /conf page shows each tuning property: the DataNode and the NodeManager (plays/live_conf.yml asks
+# the daemon table for its web address: https with TLS).
+CONF_DAEMONS = {"dfs.datanode.handler.count": "datanode", "yarn.nodemanager.delete.debug-delay-sec": "nodemanager"}
 MD5_LINE = re.compile(r"^[0-9a-f]{32}  ")
 COLUMNS = ("step", "files checked", "files lost")
 
@@ -54,8 +55,8 @@ def tuning(handlers, delete_delay):
 def live_conf(extra):
     """plays/live_conf.yml's extra vars: every tuning value of `extra` that a worker daemon's /conf page shows."""
     overrides = dict(extra.get("hdfs_site_overrides", {}), **extra.get("yarn_site_overrides", {}))
-    return {"survival_live_conf": [{"port": CONF_PORTS[name], "property": name, "value": value}
-                                   for name, value in overrides.items() if name in CONF_PORTS]}
+    return {"survival_live_conf": [{"daemon": CONF_DAEMONS[name], "property": name, "value": value}
+                                   for name, value in overrides.items() if name in CONF_DAEMONS]}
 
 
 def argv(inventory, playbook, extra=None, args=(), extra_vars_file=None):

@@ -77,7 +77,8 @@ def test_public_names_have_a_known_prefix(role):
 SHARED = {"spark_version", "spark_install_root", "spark_event_log_dir", "yarn_remote_app_log_dir",
           # High availability: the hdfs, yarn and hadoop_common roles read the HA shape (hadoop_ha_plan).
           "hdfs_nameservice", "hdfs_ha_namenodes", "hdfs_ha_fencing_methods", "hdfs_journalnode_rpc_port",
-          "hdfs_journalnode_http_port", "hdfs_journalnode_edits_dir", "hdfs_zkfc_port", "yarn_cluster_id",
+          "hdfs_journalnode_http_port", "hdfs_journalnode_https_port", "hdfs_journalnode_edits_dir", "hdfs_zkfc_port",
+          "yarn_cluster_id",
           "hdfs_ha_enabled", "yarn_ha_enabled",
           # Push-based shuffle: the yarn role (the shuffle service's merge manager), the spark role and the planner.
           "spark_push_shuffle_enabled"}

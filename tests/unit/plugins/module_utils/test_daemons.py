@@ -91,14 +91,14 @@ def test_filter_reads_only_the_table_variables():
         def get(self, key, default=None):
             assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root",
                            "zookeeper_install_root", "zookeeper_conf_dir", "uniffle_install_root", "uniffle_conf_dir",
-                           "celeborn_install_root", "celeborn_conf_dir") or \
+                           "celeborn_install_root", "celeborn_conf_dir", "hadoop_tls_enabled", "hadoop_tls_dir") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
     assert [x["port"] for x in daemon_table(Lazy(hdfs_datanode_http_port=1022)) if x["name"] == "datanode"] == [1022]
     assert daemon_table(None) == d.table({}, DEFAULTS)
     with pytest.raises(AnsibleFilterError, match="a mapping"):
         daemon_table(["namenode"])
-    assert set(FilterModule().filters()) == {"daemon_table", "role_daemons", "daemon_ports", "hdfs_problems",
+    assert set(FilterModule().filters()) == {"daemon_table", "daemon_url", "tls_transition_problems", "role_daemons", "daemon_ports", "hdfs_problems",
                                              "yarn_problems", "ha_plan", "ha_namenode_actions", "restart_rules",
                                              "rule_plan", "rule_states", "rule_state", "rolled_txid",
                                              "journal_sync_problems", "service_selection", "daemon_status", "uptime",

@@ -182,3 +182,23 @@ def test_namenode_actions_refuse_unknown_state():
         ha.namenode_actions(ORDER, {"m1": "empty"}, {})
     with pytest.raises(ha.HaError, match="journals: w1 is 'yes'"):
         ha.namenode_actions(ORDER, {"m1": "empty", "m2": "empty"}, {"w1": "yes"})
+
+
+def test_tls_adds_the_https_addresses():
+    site = plan(hadoop_tls_enabled=True)
+    hdfs, yarn = site["hdfs_site"], site["yarn_site"]
+    assert site["errors"] == []
+    assert hdfs["dfs.namenode.https-address.bigdata.nn1"] == "m1:9871"
+    assert hdfs["dfs.namenode.https-address.bigdata.nn2"] == "m2:9871"
+    assert hdfs["dfs.namenode.https-address"] is None
+    assert hdfs["dfs.journalnode.https-address"] == "0.0.0.0:8481"
+    assert yarn["yarn.resourcemanager.webapp.https.address.rm2"] == "m2:8090"
+    assert yarn["yarn.resourcemanager.webapp.https.address"] is None
+    # Without TLS none of them is written.
+    plain = plan()
+    assert [k for k in list(plain["hdfs_site"]) + list(plain["yarn_site"]) if "https" in k] == []
+
+
+def test_tls_bad_https_port_is_named():
+    assert "hdfs_namenode_https_port: 'x' is not a port. Allowed: 1-65535." in plan(
+        hadoop_tls_enabled=True, hdfs_namenode_https_port="x")["errors"]
