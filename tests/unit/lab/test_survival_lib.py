@@ -31,8 +31,8 @@ def test_tuning_keeps_the_lab_recheck_interval():
 
 def test_live_conf_asks_each_daemon_for_its_tuning_value():
     assert S.live_conf(S.tuning(7, 30)) == {"survival_live_conf": [
-        {"port": 9864, "property": "dfs.datanode.handler.count", "value": 7},
-        {"port": 8042, "property": "yarn.nodemanager.delete.debug-delay-sec", "value": 30}]}
+        {"daemon": "datanode", "property": "dfs.datanode.handler.count", "value": 7},
+        {"daemon": "nodemanager", "property": "yarn.nodemanager.delete.debug-delay-sec", "value": 30}]}
 
 
 def test_argv_puts_the_vars_file_before_the_run_extra_vars():
