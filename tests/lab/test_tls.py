@@ -60,37 +60,56 @@ def _other(host):
     return next(h for h in sorted(GROUPS["lab_prod"]) if h != host)
 
 
+def _from_others(commands):
+    """Run each (host, command) on a node other than its host, one shell per node that connects (every command of a
+    node in one ansible call); the output of each, in order."""
+    by_source = {}
+    for i, (host, command) in enumerate(commands):
+        by_source.setdefault(_other(host), []).append((i, command))
+    out = [None] * len(commands)
+    for source, items in sorted(by_source.items()):
+        script = "; ".join("echo '@@@ %d'; %s" % (i, command) for i, command in items)
+        text = lab_run.shell(INVENTORY, source, script)
+        for part in text.split("@@@ ")[1:]:
+            index, _nl, body = part.partition("\n")
+            out[int(index)] = body
+    assert None not in out, out
+    return out
+
+
 def test_every_ui_answers_https_with_a_certificate_of_the_cluster_ca():
     _tls()
     checks = _checks()
     assert len(checks) >= 10, checks
+    commands = []
     for host, daemon, url, _port in checks:
         assert url.startswith("https://%s:" % host), (daemon, url)
         port = url.rsplit(":", 1)[1]
         # openssl checks the chain against the CA and the name against the certificate (-verify_hostname).
-        out = lab_run.shell(INVENTORY, _other(host),
-                            "echo | openssl s_client -connect %s:%s -servername %s -verify_hostname %s -CAfile %s/ca.crt "
-                            "2>&1 | grep -E 'Verify return code|^issuer|subject='" % (host, port, host, host, TLS_DIR))
-        assert "Verify return code: 0 (ok)" in out, (host, daemon, out)
-        assert "bigdata.spark lab CA" in out, (host, daemon, out)
-        # curl with the node's system trust (the tls role added the CA): the daemon's JMX answers.
-        path = PATHS.get(daemon, "/jmx?qry=java.lang:type=Runtime")
-        body = lab_run.shell(INVENTORY, _other(host), "curl -sf '%s%s'" % (url, path))
-        assert json.loads(body[body.index("{"):]), (host, daemon, body[-300:])
+        commands.append((host, "echo | openssl s_client -connect %s:%s -servername %s -verify_hostname %s -CAfile %s/ca.crt "
+                               "2>&1 | grep -E 'Verify return code|^issuer|subject='" % (host, port, host, host, TLS_DIR)))
+        # curl with the node's system trust (the tls role added the CA): the daemon's JMX (or REST API) answers JSON.
+        commands.append((host, "curl -sf '%s%s'; rc=$?; echo; echo curl_rc=$rc" % (url, PATHS.get(daemon, "/jmx?qry=java.lang:type=Runtime"))))
+    answers = _from_others(commands)
+    for n, (host, daemon, _url, _port) in enumerate(checks):
+        handshake, body = answers[2 * n], answers[2 * n + 1]
+        assert "Verify return code: 0 (ok)" in handshake, (host, daemon, handshake)
+        assert "bigdata.spark lab CA" in handshake, (host, daemon, handshake)
+        assert "curl_rc=0" in body and json.loads(body[body.index("{"):body.rindex("}") + 1]), (host, daemon, body[-300:])
 
 
 def test_plain_http_is_refused():
     _tls()
-    for host, daemon, url, http_port in _checks():
-        # curl exits 7 when nothing listens on the port (connection refused); the history server's answer is a
-        # redirect to its HTTPS address, with no page.
-        proc = lab_run.adhoc(INVENTORY, _other(host), "ansible.builtin.shell",
-                             "curl -s -o /dev/null -w 'code=%%{http_code} to=%%{redirect_url} ' --max-time 10 "
-                             "http://%s:%d/; echo rc=$?" % (host, http_port))
+    checks = _checks()
+    # curl exits 7 when nothing listens on the port (connection refused); the history server's answer is a redirect to
+    # its HTTPS address, with no page.
+    answers = _from_others([(host, "curl -s -o /dev/null -w 'code=%%{http_code} to=%%{redirect_url} ' --max-time 10 "
+                                   "http://%s:%d/; echo rc=$?" % (host, http_port)) for host, _d, _u, http_port in checks])
+    for (host, daemon, url, http_port), out in zip(checks, answers):
         if daemon in REDIRECTS:
-            assert re.search(r"code=30[1278] to=%s/ " % re.escape(url), proc.stdout), (host, daemon, proc.stdout[-500:])
+            assert re.search(r"code=30[1278] to=%s/ " % re.escape(url), out), (host, daemon, out[-500:])
         else:
-            assert "rc=7" in proc.stdout, (host, daemon, http_port, proc.stdout[-500:])
+            assert "rc=7" in out, (host, daemon, http_port, out[-500:])
 
 
 def test_webhdfs_over_tls_and_the_controller_trusts_the_lab_ca():
