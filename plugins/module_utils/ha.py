@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.bigdata.spark.plugins.module_utils.daemons import tls_on
+
 # The variables ha_plan reads, each with the role that defines its default (its name's prefix says which).
 VARIABLES = (
     'hdfs_nameservice', 'hdfs_ha_namenodes', 'hdfs_ha_fencing_methods', 'hadoop_namenode_rpc_port',
@@ -197,20 +199,12 @@ def _hdfs(out, group, journalnodes, journal_addresses, variables, errors):
     site['dfs.ha.fencing.methods'] = '\n'.join(m.strip() for m in fencing if isinstance(m, str))
     site['dfs.ha.automatic-failover.enabled'] = True
     site['dfs.ha.zkfc.port'] = zkfc
-    if _tls(variables):
+    if tls_on(variables):
         https = _port(variables, 'hdfs_namenode_https_port', errors)
         for host in order:
             site['dfs.namenode.https-address.%s.%s' % (ns, ids[host])] = '%s:%d' % (host, https)
         site['dfs.namenode.https-address'] = None
         site['dfs.journalnode.https-address'] = '0.0.0.0:%d' % _port(variables, 'hdfs_journalnode_https_port', errors)
-
-
-def _tls(variables):
-    """Whether the web UIs serve HTTPS only (hadoop_tls_enabled)."""
-    value = variables.get('hadoop_tls_enabled')
-    if isinstance(value, str):
-        return value.strip().lower() in ('true', 'yes', 'on', '1')
-    return bool(value)
 
 
 def _yarn(out, group, variables, quorum, errors):
@@ -234,10 +228,10 @@ def _yarn(out, group, variables, quorum, errors):
         site['yarn.resourcemanager.hostname.%s' % rid] = host
         site['yarn.resourcemanager.address.%s' % rid] = '%s:%d' % (host, port)
         site['yarn.resourcemanager.webapp.address.%s' % rid] = '%s:%d' % (host, webapp)
-        if _tls(variables):
+        if tls_on(variables):
             site['yarn.resourcemanager.webapp.https.address.%s' % rid] = '%s:%d' % (
                 host, _port(variables, 'yarn_resourcemanager_webapp_https_port', errors))
-    if _tls(variables):
+    if tls_on(variables):
         site['yarn.resourcemanager.webapp.https.address'] = None
     # The single ResourceManager's keys would pin every client and NodeManager to one of them.
     for key in ('yarn.resourcemanager.hostname', 'yarn.resourcemanager.address', 'yarn.resourcemanager.webapp.address',
