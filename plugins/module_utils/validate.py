@@ -328,6 +328,27 @@ def _push_shuffle(settings, defaults, errors):
                               " and ".join(off), "is" if len(off) == 1 else "are"))
 
 
+def _spark_security(settings, defaults, errors):
+    """Spark's authentication and encryption (docs/security.md): what each switch needs, and what Spark would turn
+    off under it without a word."""
+    value = functools.partial(_setting, settings, defaults)
+
+    def on(name):
+        return str(value(name, False)).strip().lower() in ("true", "yes", "on", "1")
+
+    for name in ("spark_network_encryption", "spark_io_encryption"):
+        if on(name) and not on("spark_authenticate"):
+            errors.append("%s: true needs spark_authenticate: true (Spark encrypts with the application's secret). "
+                          "Allowed: spark_authenticate true, or %s false" % (name, name))
+    if on("spark_io_encryption") and on("spark_push_shuffle_enabled"):
+        errors.append("spark_io_encryption: true turns push-based shuffle off in every application (Spark pushes no "
+                      "encrypted blocks), and spark_push_shuffle_enabled is true. Allowed: one of the two")
+    if on("spark_authenticate") and on("spark_standalone_enabled"):
+        errors.append("spark_authenticate: true needs a secret YARN makes per application; the standalone cluster "
+                      "(spark_standalone_enabled) would need one shared secret, which this collection does not "
+                      "manage. Allowed: spark_authenticate false, or spark_standalone_enabled false")
+
+
 def _remote_shuffle(settings, defaults, context, errors):
     """The remote shuffle services (module_utils/rss.py): the service Spark uses, its hosts, sizes and versions."""
     errors.extend(rss.settings_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
@@ -351,6 +372,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     _sizes(settings, context, errors)
     _storage(settings, defaults, errors)
     _push_shuffle(settings, defaults, errors)
+    _spark_security(settings, defaults, errors)
     _remote_shuffle(settings, defaults, context, errors)
     for var, path in sorted(context.get("missing_files", {}).items()):
         errors.append("%s: '%s' does not exist on the controller. Allowed: the path of a release tarball with "

@@ -122,6 +122,11 @@ CASES = {
                                   "hdfs_ram_disk_dir: /data/disk1/ram and hadoop_data_dirs /data/disk1 are one directory tree"),
     "push-shuffle-without-service": ({"spark_push_shuffle_enabled": True, "yarn_spark_shuffle_enabled": False},
                                      "spark_push_shuffle_enabled: true needs the NodeManagers' Spark shuffle service"),
+    # Spark's authentication and encryption (docs/security.md)
+    "spark-encryption-without-auth": ({"spark_network_encryption": True, "spark_authenticate": False},
+                                      "spark_network_encryption: true needs spark_authenticate: true"),
+    "spark-io-encryption-with-push": ({"spark_io_encryption": True, "spark_push_shuffle_enabled": True},
+                                      "spark_io_encryption: true turns push-based shuffle off"),
     # the remote shuffle services (docs/shuffle.md)
     "rss-without-coordinators": ({"spark_remote_shuffle": "uniffle"},
                                  "spark_remote_shuffle: uniffle needs its coordinators: hosts in the inventory group 'uniffle_coordinators'"),

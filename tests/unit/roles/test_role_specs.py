@@ -81,7 +81,9 @@ SHARED = {"spark_version", "spark_install_root", "spark_event_log_dir", "yarn_re
           "yarn_cluster_id",
           "hdfs_ha_enabled", "yarn_ha_enabled",
           # Push-based shuffle: the yarn role (the shuffle service's merge manager), the spark role and the planner.
-          "spark_push_shuffle_enabled"}
+          "spark_push_shuffle_enabled",
+          # Spark's authentication and encryption: the spark role (spark-defaults) and the yarn role (the shuffle service).
+          "spark_authenticate", "spark_network_encryption", "spark_io_encryption"}
 
 
 def test_hadoop_variables_have_one_home():
