@@ -42,6 +42,9 @@ sums = sc.parallelize(range(1, n + 1), 8).map(lambda i: (i % keys, i)).reduceByK
 print("auth_job app=%s keys=%d total=%d" % (sc.applicationId, sums.count(), sums.values().sum()))
 spark.stop()
 """
+ANSWER = re.compile(r"^auth_job app=(\S+) keys=(\d+) total=(\d+)$", re.M)
+# Small executors: the two jobs run at once, and the plan's executors are sized to fill a node each.
+SMALL = ("spark.executor.memory=768m", "spark.executor.cores=1")
 # The intruder's job gives up at its first refused executor instead of YARN's default of a few more tries.
 INTRUDER = ("spark.authenticate=false", "spark.network.crypto.enabled=false", "spark.executor.maxNumFailures=1",
             "spark.yarn.max.executor.failures=1", "spark.shuffle.registration.maxAttempts=1",
@@ -77,8 +80,8 @@ def runs():
     """The two jobs, side by side: {'member': (code, output), 'intruder': (code, output)}."""
     _shell(_master(), "cat > /tmp/bigdata-auth-job.py <<'EOF'\n%sEOF\nchmod 0644 /tmp/bigdata-auth-job.py" % JOB)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {"member": pool.submit(_submit, "bigdata-auth-member"),
-                   "intruder": pool.submit(_submit, "bigdata-auth-intruder", INTRUDER)}
+        futures = {"member": pool.submit(_submit, "bigdata-auth-member", SMALL),
+                   "intruder": pool.submit(_submit, "bigdata-auth-intruder", SMALL + INTRUDER)}
     return {name: future.result() for name, future in futures.items()}
 
 
@@ -96,7 +99,7 @@ def test_both_sides_are_configured_and_no_secret_is_written():
 
 def test_a_job_with_the_clusters_settings_runs_authenticated_and_encrypted(runs):
     code, out = runs["member"]
-    found = re.search(r"auth_job app=(\S+) keys=(\d+) total=(\d+)", out)
+    found = ANSWER.search(out)
     assert code == 0 and found, out[-3000:]
     assert (int(found.group(2)), int(found.group(3))) == (KEYS, N * (N + 1) // 2)
     # The settings the application ran with, from its event log (Spark records them, the secret redacted).
@@ -111,7 +114,8 @@ def test_a_job_with_the_clusters_settings_runs_authenticated_and_encrypted(runs)
 
 def test_a_job_without_the_secret_is_refused_by_the_shuffle_service(runs):
     code, out = runs["intruder"]
-    assert code != 0 and "auth_job app=" not in out, out[-3000:]
+    # (The answer's line itself: a Python traceback quotes the job's print statement.)
+    assert code != 0 and not ANSWER.search(out), out[-3000:]
     app = _app_id(out)
     # The executor's own words, from the application's aggregated logs (they land in HDFS once the containers end).
     logs = _shell(_master(), "for i in $(seq 30); do out=$(runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf "
@@ -119,3 +123,5 @@ def test_a_job_without_the_secret_is_refused_by_the_shuffle_service(runs):
                   "echo \"$out\" | grep -q 'Unable to register with external shuffle server' && break; sleep 2; done; "
                   "echo \"$out\" | grep -A3 'Unable to register with external shuffle server' | head -20" % app)
     assert "Unable to register with external shuffle server" in logs, (out[-3000:], logs)
+    # The shuffle service's side: it expected the authentication handshake and got a plain request.
+    assert "does not have SASL enabled" in logs, logs
