@@ -46,14 +46,16 @@ pytestmark = pytest.mark.skipif(not INVENTORY or not GROUPS.get("lab_prod") or n
                                 reason="set BIGDATA_LAB_INVENTORY to a converged lab with hosts in the group lab_prod")
 JAR_DIR = SPARK_DEFAULTS["spark_rss_client_dir"]
 N = 100000
-JOB = """import sys
+JOB = """import os
+import sys
 from pyspark.sql import SparkSession
 
 spark = SparkSession.builder.getOrCreate()
 sc = spark.sparkContext
 n = int(sys.argv[1])
 total = sc.parallelize(range(1, n + 1), 8).map(lambda i: (i % 97, i)).reduceByKey(lambda a, b: a + b, 4).values().sum()
-print("rss_job app=%s manager=%s total=%d" % (sc.applicationId, sc.getConf().get("spark.shuffle.manager"), total))
+# One write of a whole line: the JVM's log shares the pipe (2>&1), and a print could end up split around its lines.
+os.write(1, ("\\nrss_job app=%s manager=%s total=%d\\n" % (sc.applicationId, sc.getConf().get("spark.shuffle.manager"), total)).encode())
 spark.stop()
 """
 # A port nothing on the master listens on stands for the service's address.

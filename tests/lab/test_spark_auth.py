@@ -32,14 +32,16 @@ pytestmark = pytest.mark.skipif(not INVENTORY or not GROUPS.get("lab_prod") or n
                                 reason="set BIGDATA_LAB_INVENTORY to a converged lab with hosts in the group lab_prod")
 N = 200000
 KEYS = 101
-JOB = """import sys
+JOB = """import os
+import sys
 from pyspark.sql import SparkSession
 
 spark = SparkSession.builder.getOrCreate()
 sc = spark.sparkContext
 n, keys = int(sys.argv[1]), int(sys.argv[2])
 sums = sc.parallelize(range(1, n + 1), 8).map(lambda i: (i % keys, i)).reduceByKey(lambda a, b: a + b, 4)
-print("auth_job app=%s keys=%d total=%d" % (sc.applicationId, sums.count(), sums.values().sum()))
+# One write of a whole line: the JVM's log shares the pipe (2>&1), and a print could end up split around its lines.
+os.write(1, ("\\nauth_job app=%s keys=%d total=%d\\n" % (sc.applicationId, sums.count(), sums.values().sum())).encode())
 spark.stop()
 """
 ANSWER = re.compile(r"^auth_job app=(\S+) keys=(\d+) total=(\d+)$", re.M)
