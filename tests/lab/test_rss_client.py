@@ -54,8 +54,8 @@ spark = SparkSession.builder.getOrCreate()
 sc = spark.sparkContext
 n = int(sys.argv[1])
 total = sc.parallelize(range(1, n + 1), 8).map(lambda i: (i % 97, i)).reduceByKey(lambda a, b: a + b, 4).values().sum()
-# One write of a whole line: the JVM's log shares the pipe (2>&1), and a print could end up split around its lines.
-os.write(1, ("\\nrss_job app=%s manager=%s total=%d\\n" % (sc.applicationId, sc.getConf().get("spark.shuffle.manager"), total)).encode())
+# One write of a whole line, newlines around it: the JVM log shares the pipe (2>&1) and could split a print.
+os.write(1, (chr(10) + "rss_job app=%s manager=%s total=%d" % (sc.applicationId, sc.getConf().get("spark.shuffle.manager"), total) + chr(10)).encode())
 spark.stop()
 """
 # A port nothing on the master listens on stands for the service's address.

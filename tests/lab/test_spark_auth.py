@@ -40,8 +40,8 @@ spark = SparkSession.builder.getOrCreate()
 sc = spark.sparkContext
 n, keys = int(sys.argv[1]), int(sys.argv[2])
 sums = sc.parallelize(range(1, n + 1), 8).map(lambda i: (i % keys, i)).reduceByKey(lambda a, b: a + b, 4)
-# One write of a whole line: the JVM's log shares the pipe (2>&1), and a print could end up split around its lines.
-os.write(1, ("\\nauth_job app=%s keys=%d total=%d\\n" % (sc.applicationId, sums.count(), sums.values().sum())).encode())
+# One write of a whole line, newlines around it: the JVM log shares the pipe (2>&1) and could split a print.
+os.write(1, (chr(10) + "auth_job app=%s keys=%d total=%d" % (sc.applicationId, sums.count(), sums.values().sum()) + chr(10)).encode())
 spark.stop()
 """
 ANSWER = re.compile(r"^auth_job app=(\S+) keys=(\d+) total=(\d+)$", re.M)
