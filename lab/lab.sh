@@ -195,9 +195,10 @@ up() {
     a=$(node_arch "$n")
     # CAP_SYS_ADMIN: the hdfs role mounts the storage tiers inside a node (a tmpfs RAM disk, the shared directory).
     mkdir -p "$shared"
-    # The data network second, so it is eth1 in every node.
-    nets=(--network "$net:ip=$(node_ip "$n")")
-    podman network exists "$data" && nets+=(--network "$data:ip=$(node_data_ip "$n")")
+    # The interfaces named: with two networks podman does not keep their order (tried: the data network came up as
+    # eth0 in one node of four), and hadoop_data_interface names eth1.
+    nets=(--network "$net:ip=$(node_ip "$n"),interface_name=eth0")
+    podman network exists "$data" && nets+=(--network "$data:ip=$(node_data_ip "$n"),interface_name=eth1")
     podman run -d --name "$n" --hostname "$n" "${nets[@]}" "${hosts[@]}" \
       --systemd=always --memory "$mem" --memory-swap "$mem" --arch "$a" \
       --cap-add SYS_ADMIN --volume "$shared:/srv/lab-shared" \
