@@ -200,7 +200,9 @@ def normalize_mode(mode):
 def hdfs_dir_actions(wanted, current):
     """Compare wanted HDFS directories (list of {path, owner, group, mode}) with parse_hdfs_ls output.
 
-    Returns {'mkdir': [paths], 'chown': [{path, owner, group}], 'chmod': [{path, mode}]}.
+    Returns {'mkdir': [paths], 'chown': [{path, owner, group}], 'chmod': [{path, mode}]} and the same changes as
+    batches, one `hdfs dfs` call each (a client JVM costs seconds): 'chown_batches': [{owner, paths}] with owner
+    "user" or "user:group", 'chmod_batches': [{mode, paths}], in the order their first path was wanted.
     """
     actions = {"mkdir": [], "chown": [], "chmod": []}
     for item in wanted or []:
@@ -217,7 +219,18 @@ def hdfs_dir_actions(wanted, current):
             actions["chown"].append({"path": path, "owner": owner, "group": group or ""})
         if mode and (now is None or normalize_mode(now["mode"]) != mode):
             actions["chmod"].append({"path": path, "mode": mode})
+    actions["chown_batches"] = _batches(actions["chown"], "owner",
+                                        lambda a: a["owner"] + (":" + a["group"] if a["group"] else ""))
+    actions["chmod_batches"] = _batches(actions["chmod"], "mode", lambda a: a["mode"])
     return actions
+
+
+def _batches(changes, name, key):
+    """[{name: key(change), 'paths': [...]}] grouping changes by key, first-seen order."""
+    batches = {}
+    for change in changes:
+        batches.setdefault(key(change), []).append(change["path"])
+    return [{name: k, "paths": paths} for k, paths in batches.items()]
 
 
 def home_dir_entries(names, group, mode="0755"):

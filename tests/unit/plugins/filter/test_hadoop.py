@@ -159,12 +159,26 @@ def test_hdfs_dir_plan():
             {"path": "/app-logs", "owner": "yarn", "group": "hadoop"},
         ],
         "chmod": [{"path": "/app-logs", "mode": "1777"}, {"path": "/spark logs", "mode": "0777"}],
+        "chown_batches": [{"owner": "spark:hadoop", "paths": ["/user/spark"]}, {"owner": "yarn:hadoop", "paths": ["/app-logs"]}],
+        "chmod_batches": [{"mode": "1777", "paths": ["/app-logs"]}, {"mode": "0777", "paths": ["/spark logs"]}],
     }
+
+
+def test_hdfs_dir_plan_batches_one_call_per_owner_and_mode():
+    wanted = [{"path": "/a", "owner": "spark", "group": "hadoop", "mode": "0755"},
+              {"path": "/b", "owner": "yarn", "mode": "1777"},
+              {"path": "/c", "owner": "spark", "group": "hadoop", "mode": "1777"},
+              {"path": "/d", "owner": "spark", "mode": "0755"}]
+    plan = FILTERS["hdfs_dir_plan"](wanted, "")
+    assert plan["chown_batches"] == [{"owner": "spark:hadoop", "paths": ["/a", "/c"]}, {"owner": "yarn", "paths": ["/b"]},
+                                     {"owner": "spark", "paths": ["/d"]}]
+    assert plan["chmod_batches"] == [{"mode": "0755", "paths": ["/a", "/d"]}, {"mode": "1777", "paths": ["/b", "/c"]}]
 
 
 def test_hdfs_dir_plan_converged_is_empty():
     wanted = [{"path": "/tmp", "owner": "hdfs", "group": "hadoop", "mode": 0o1777}]
-    assert FILTERS["hdfs_dir_plan"](wanted, LS) == {"mkdir": [], "chown": [], "chmod": []}
+    assert FILTERS["hdfs_dir_plan"](wanted, LS) == {"mkdir": [], "chown": [], "chmod": [], "chown_batches": [],
+                                                    "chmod_batches": []}
 
 
 @pytest.mark.parametrize(
