@@ -126,6 +126,10 @@ write_inventory() {
         echo "            $name-worker1:"
         echo "            $name-worker2:"
       done
+      # prod: the Hadoop KMS (HDFS encryption zones) on the third node.
+      echo "        kms:"
+      echo "          hosts:"
+      echo "            $name-worker2:"
     fi
     echo "        workers:"
     echo "          hosts:"

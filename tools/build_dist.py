@@ -38,7 +38,9 @@ SHADE_PLUGIN_VERSION = "3.5.1"
 HADOOP_LAYERS = (
     # The tests jars of common and hdfs sit where Apache's tarball has them: MapReduce's test drivers
     # (testmapredsort's SortValidator, via TestSequenceFile) load classes from them.
-    ("common", (("hadoop-common", ""), ("hadoop-common", "tests"), ("hadoop-auth", ""))),
+    # hadoop-kms: the key management server of HDFS transparent encryption (`hadoop kms`, docs/security.md); its
+    # jar carries its web app, its one extra dependency is jul-to-slf4j.
+    ("common", (("hadoop-common", ""), ("hadoop-common", "tests"), ("hadoop-auth", ""), ("hadoop-kms", ""))),
     ("hdfs", (("hadoop-hdfs", ""), ("hadoop-hdfs", "tests"), ("hadoop-hdfs-client", ""))),
     ("yarn", (
         ("hadoop-yarn-api", ""),

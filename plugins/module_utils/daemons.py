@@ -71,6 +71,17 @@ RSS_LOG_PROPS = (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('l
 #   restarts (hdfs haadmin -failover); restart_with: the daemon restarts in that daemon's pass, after it.
 # A variable's default is its role's (the name's prefix: hadoop_, hdfs_, yarn_, spark_).
 DAEMONS = (
+    # Hadoop's KMS (hadoop_kms_enabled, docs/security.md): the key provider of HDFS transparent encryption. The
+    # NameNode asks it for each new file's encrypted key, clients to decrypt it; one host (group kms) keeps the
+    # keys in its keystore. Its own files (kms-site.xml, kms-acls.xml) sit beside Hadoop's.
+    {'name': 'kms', 'role': 'hdfs', 'group': 'kms', 'switch_var': 'hadoop_kms_enabled', 'unit': 'hadoop-kms',
+     'kind': 'master', 'order': 7, 'description': 'Hadoop KMS', 'account': 'kms', 'after': (),
+     'command': 'hadoop kms', 'log_subdir': 'kms',
+     'port_vars': ('hadoop_kms_port',), 'more_ports': (), 'port_var': 'hadoop_kms_port',
+     # The JMX servlet answers behind the KMS's authentication filter (simple: the user in the query).
+     'health': '/jmx?user.name=kms&qry=Hadoop:service=KMS,name=JvmMetrics',
+     'hadoop_files': ('core-site.xml', 'kms-site.xml', 'kms-acls.xml', 'kms-log4j.properties', 'hadoop-env.sh'),
+     'spark_conf': False, 'spark_release': False},
     # HDFS HA's quorum journal: the NameNodes write their edits to a majority of the JournalNodes, which must be
     # up before a NameNode starts (or is formatted). Restarted one at a time, each in sync before the next.
     {'name': 'journalnode', 'role': 'hdfs', 'group': 'journalnodes', 'unit': 'hadoop-hdfs-journalnode',
@@ -237,6 +248,8 @@ TLS_PORTS = {
     'yarn_jobhistory_webapp_port': 'yarn_jobhistory_webapp_https_port',
     # The Spark history server (roles/spark: its own properties file); its HTTP port stays open and redirects.
     'spark_history_port': 'spark_history_https_port',
+    # The KMS serves HTTPS on the same port (hadoop_kms_https_port defaults to hadoop_kms_port's 9600).
+    'hadoop_kms_port': 'hadoop_kms_https_port',
 }
 # Where the files live: the variables the restart table reads (their defaults are the roles').
 LAYOUT_VARS = ('hadoop_conf_dir', 'hadoop_install_root', 'spark_conf_dir', 'spark_install_root')
@@ -351,6 +364,10 @@ def _user(d, host_vars, fallbacks):
             raise DaemonError('%s: a user name is required (the %s runs as it); got %r' % (d['user_var'], d['name'], user))
         return user
     users = _value('hadoop_users', host_vars, fallbacks)
+    if hasattr(users, 'get') and not users.get(d['account']) and 'switch_var' in d \
+            and not _value(d['switch_var'], host_vars, fallbacks):
+        # A daemon switched off needs no account: hadoop_users written before it existed stays valid.
+        return d['account']
     if not hasattr(users, 'get') or not users.get(d['account']):
         raise DaemonError('hadoop_users: a user for %r is required (the %s runs as it); got %r'
                           % (d['account'], d['name'], users))

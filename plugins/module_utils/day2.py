@@ -205,7 +205,8 @@ RESET_DATA_VARS = ('hdfs_name_dirs', 'hdfs_checkpoint_dirs', 'hdfs_journalnode_e
                    'zookeeper_data_log_dir', 'yarn_resourcemanager_state_dir', 'yarn_nodemanager_recovery_dir',
                    'hadoop_log_dir', 'spark_log_dir', 'zookeeper_log_dir')
 RESET_DISK_SUBDIRS = ('hdfs', 'yarn')
-RESET_FILES = ('/etc/profile.d/hadoop.sh', '/etc/profile.d/spark.sh')
+# (/etc/default/hadoop-kms: the KMS keystore's password; the keystore itself, hadoop_kms_keystore_dir, stays.)
+RESET_FILES = ('/etc/profile.d/hadoop.sh', '/etc/profile.d/spark.sh', '/etc/default/hadoop-kms')
 RESET_VARS = RESET_REMOVE_VARS + RESET_DATA_VARS + ('hadoop_data_dirs',)
 # Paths reset never deletes, whatever a variable says.
 _NEVER = ('/', '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/opt', '/proc', '/root', '/sbin', '/sys', '/tmp',

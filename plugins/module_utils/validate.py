@@ -14,7 +14,7 @@ import difflib
 import functools
 import re
 
-from ansible_collections.bigdata.spark.plugins.module_utils import rss, storage
+from ansible_collections.bigdata.spark.plugins.module_utils import kms, rss, storage
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import override_errors
 
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -349,6 +349,11 @@ def _spark_security(settings, defaults, errors):
                       "manage. Allowed: spark_authenticate false, or spark_standalone_enabled false")
 
 
+def _kms(settings, defaults, context, errors):
+    """HDFS transparent encryption (module_utils/kms.py): the KMS's host, password and user, and the zones."""
+    errors.extend(kms.settings_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
+
+
 def _remote_shuffle(settings, defaults, context, errors):
     """The remote shuffle services (module_utils/rss.py): the service Spark uses, its hosts, sizes and versions."""
     errors.extend(rss.settings_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
@@ -373,6 +378,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     _storage(settings, defaults, errors)
     _push_shuffle(settings, defaults, errors)
     _spark_security(settings, defaults, errors)
+    _kms(settings, defaults, context, errors)
     _remote_shuffle(settings, defaults, context, errors)
     for var, path in sorted(context.get("missing_files", {}).items()):
         errors.append("%s: '%s' does not exist on the controller. Allowed: the path of a release tarball with "

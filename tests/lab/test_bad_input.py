@@ -127,6 +127,13 @@ CASES = {
                                       "spark_network_encryption: true needs spark_authenticate: true"),
     "spark-io-encryption-with-push": ({"spark_io_encryption": True, "spark_push_shuffle_enabled": True},
                                       "spark_io_encryption: true turns push-based shuffle off"),
+    # HDFS transparent encryption (docs/security.md)
+    "kms-password-short": ({"hadoop_kms_enabled": True, "hadoop_kms_keystore_password": "abc"},
+                           "hadoop_kms_keystore_password: a password of 6 characters or more is required"),
+    "zones-without-kms": ({"hadoop_kms_enabled": False, "hdfs_encryption_zones": [{"path": "/secure", "key": "lab-key"}]},
+                          "hdfs_encryption_zones: zones need the key provider, and hadoop_kms_enabled is false"),
+    "zone-key-name": ({"hdfs_encryption_zones": [{"path": "/secure", "key": "lab key"}]},
+                      "hdfs_encryption_zones[0].key: a KMS key name is required"),
     # the remote shuffle services (docs/shuffle.md)
     "rss-without-coordinators": ({"spark_remote_shuffle": "uniffle"},
                                  "spark_remote_shuffle: uniffle needs its coordinators: hosts in the inventory group 'uniffle_coordinators'"),
@@ -182,6 +189,9 @@ HA_GROUP_CASES = {
     "even-zookeeper": ("drop:zookeeper", "inventory group 'zookeeper': 2 hosts. Allowed: an odd number"),
     "journalnodes-on-one-host": ("samehost:journalnodes", "inventory group 'journalnodes': its 3 members share 1 address(es)"),
     "scale-out-host-in-no-group": ("orphan:hadoop", "but in no group of a daemon"),
+    # The production-shaped lab runs the KMS (lab_prod.yml): without its host there is no key provider.
+    "kms-without-its-host": ("empty:kms", "hadoop_kms_enabled: true needs one host in the inventory group 'kms'",
+                             {"hadoop_kms_enabled": True, "hadoop_kms_keystore_password": "bigdata-lab-kms"}),
 }
 HA_GROUP_CASES.update(SERVICE_GROUP_CASES)
 # id -> (extra vars, text): HA variables, on an HA lab.

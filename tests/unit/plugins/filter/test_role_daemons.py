@@ -46,8 +46,8 @@ def enabled(daemons):
 
 def test_each_role_lists_its_daemons_in_start_order():
     assert [x["unit"] for x in role_daemons("hdfs", MASTER)] == [
-        "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode", "hadoop-hdfs-zkfc",
-        "hadoop-hdfs-datanode"]
+        "hadoop-kms", "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-secondarynamenode",
+        "hadoop-hdfs-zkfc", "hadoop-hdfs-datanode"]
     assert [x["unit"] for x in role_daemons("yarn", MASTER)] == [
         "hadoop-yarn-resourcemanager", "hadoop-yarn-nodemanager", "hadoop-mapred-historyserver"]
     assert [x["unit"] for x in role_daemons("spark", MASTER)] == ["spark-history-server"]
@@ -119,6 +119,7 @@ def test_bad_input_is_named(args, message):
 
 def test_preflight_ports_are_every_port_each_daemon_binds():
     assert daemon_ports({}) == [
+        {"group": "kms", "unit": "hadoop-kms", "ports": [9600]},
         {"group": "journalnodes", "unit": "hadoop-hdfs-journalnode", "ports": [8480, 8485]},
         {"group": "namenode", "unit": "hadoop-hdfs-namenode", "ports": [9000, 9870]},
         {"group": "secondarynamenode", "unit": "hadoop-hdfs-secondarynamenode", "ports": [9868]},

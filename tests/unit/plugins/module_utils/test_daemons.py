@@ -32,18 +32,18 @@ def jmx(**changes):
 
 def test_table_order_groups_and_defaults():
     t = d.table({}, DEFAULTS)
-    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-zkfc",
+    assert [x["unit"] for x in t] == ["zookeeper-server", "hadoop-kms", "hadoop-hdfs-journalnode", "hadoop-hdfs-namenode", "hadoop-hdfs-zkfc",
                                       "hadoop-hdfs-secondarynamenode",
                                       "hadoop-yarn-resourcemanager", "hadoop-mapred-historyserver",
                                       "spark-history-server", "uniffle-coordinator", "celeborn-master",
                                       "uniffle-shuffle-server", "celeborn-worker", "hadoop-hdfs-datanode",
                                       "hadoop-yarn-nodemanager"]
     assert d.units() == [x["unit"] for x in t]
-    assert [x["kind"] for x in t] == ["master"] * 10 + ["worker"] * 4
-    assert [x["group"] for x in t] == ["zookeeper", "journalnodes", "namenode", "namenode", "secondarynamenode", "resourcemanager",
+    assert [x["kind"] for x in t] == ["master"] * 11 + ["worker"] * 4
+    assert [x["group"] for x in t] == ["zookeeper", "kms", "journalnodes", "namenode", "namenode", "secondarynamenode", "resourcemanager",
                                        "jobhistory", "spark_history", "uniffle_coordinators", "celeborn_masters",
                                        "uniffle_servers", "celeborn_workers", "datanodes", "nodemanagers"]
-    assert [x["port"] for x in t] == [2181, 8480, 9870, 8019, 9868, 8088, 19888, 18080, 19998, 9098, 19978, 9096, 9864,
+    assert [x["port"] for x in t] == [2181, 9600, 8480, 9870, 8019, 9868, 8088, 19888, 18080, 19998, 9098, 19978, 9096, 9864,
                                       8042]
 
 

@@ -8,7 +8,7 @@ from ansible_collections.bigdata.spark.plugins.filter.daemons import FilterModul
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
 
 FILTERS = FilterModule().filters()
-START_ORDER = ["zookeeper", "journalnode", "namenode", "zkfc", "secondarynamenode", "resourcemanager", "jobhistory",
+START_ORDER = ["zookeeper", "kms", "journalnode", "namenode", "zkfc", "secondarynamenode", "resourcemanager", "jobhistory",
                "spark_history", "uniffle_coordinator", "celeborn_master", "uniffle_server", "celeborn_worker", "datanode",
                "nodemanager"]
 
@@ -24,12 +24,13 @@ def test_all_starts_in_the_table_order_and_stops_in_reverse():
 
 
 @pytest.mark.parametrize("given, action, expected", [
-    (["hdfs"], "start", ["journalnode", "namenode", "zkfc", "secondarynamenode", "datanode"]),
+    (["hdfs"], "start", ["kms", "journalnode", "namenode", "zkfc", "secondarynamenode", "datanode"]),
     (["yarn"], "stop", ["nodemanager", "jobhistory", "resourcemanager"]),
     ("datanode,nodemanager", "stop", ["nodemanager", "datanode"]),
     (["spark", "zookeeper"], "restart", ["zookeeper", "spark_history"]),
     # a daemon named twice, or inside a service named too, acts once
-    (["namenode", "hdfs", "namenode"], "start", ["journalnode", "namenode", "zkfc", "secondarynamenode", "datanode"]),
+    (["namenode", "hdfs", "namenode"], "start", ["kms", "journalnode", "namenode", "zkfc", "secondarynamenode",
+                                                 "datanode"]),
 ])
 def test_services_and_daemons_resolve(given, action, expected):
     assert names(d.service_selection(given, action)) == expected

@@ -177,6 +177,9 @@ def test_reset_paths_from_the_roles_defaults():
     paths = day2.reset_paths({}, defaults())
     assert "/opt/hadoop" in paths["remove"] and "/etc/hadoop/conf" in paths["remove"]
     assert "/etc/profile.d/spark.sh" in paths["remove"]
+    # The KMS's password file goes with the configuration; its keystore (the zones' keys) is never deleted.
+    assert "/etc/default/hadoop-kms" in paths["remove"]
+    assert not [p for p in paths["remove"] + paths["data"] if p.startswith("/var/lib/hadoop-kms")]
     assert "/var/lib/hadoop-hdfs/name" in paths["data"] and "/var/lib/zookeeper/data" in paths["data"]
     # Only the directories the roles made on a data disk, never the mount point.
     assert "/data/disk1/hdfs" in paths["data"] and "/data/disk1/yarn" in paths["data"] and "/data/disk1" not in paths["data"]
