@@ -95,6 +95,24 @@ def settings_problems(value, groups):
     return out
 
 
+# What the KMS's JVM takes beyond its heap (metaspace, threads, Jetty's buffers), in MB, for the planner.
+JVM_OVERHEAD_MB = 128
+
+
+def services(hosts):
+    """The planner's other_services for the KMS: its memory (heap and JVM) taken out of YARN on the host it shares
+    with a NodeManager. hosts: [{name, enabled, heap_mb}] of the group kms."""
+    out = []
+    for host in hosts or []:
+        if not _on(host.get('enabled')):
+            continue
+        heap = host.get('heap_mb')
+        if isinstance(heap, bool) or not isinstance(heap, int) or heap < 64:
+            raise KmsError('hadoop_kms_heap_mb: a heap of 64 MiB or more is required on %s; got %r' % (host.get('name'), heap))
+        out.append({'name': 'Hadoop KMS', 'memory_mb': heap + JVM_OVERHEAD_MB, 'vcores': 0, 'hosts': [host['name']]})
+    return out
+
+
 def key_names(text):
     """The key names in `hadoop key list`'s output (the lines after its "Listing keys for KeyProvider" line)."""
     lines = (text or '').splitlines()

@@ -86,3 +86,25 @@ def test_a_zone_is_never_rekeyed_and_a_full_directory_never_becomes_one():
 def test_bad_zone_list_is_a_named_filter_error():
     with pytest.raises(AnsibleFilterError, match=r"encryption_zone_plan: hdfs_encryption_zones\[0\].key"):
         PLAN([{"path": "/a", "key": ""}], KEYS, ZONES)
+
+
+def test_the_kms_memory_is_a_planner_service_on_its_host():
+    services = FilterModule().filters()["kms_services"]
+    assert services({"kms": ["w2"]}, {"w2": {"hadoop_kms_enabled": True}}) == [
+        {"name": "Hadoop KMS", "memory_mb": 256 + kms.JVM_OVERHEAD_MB, "vcores": 0, "hosts": ["w2"]}]
+    assert services({"kms": ["w2"]}, {"w2": {"hadoop_kms_enabled": True, "hadoop_kms_heap_mb": 1024}})[0]["memory_mb"] == 1152
+    # Off by default, and no group: nothing kept back.
+    assert services({"kms": ["w2"]}, {"w2": {}}) is None
+    assert services({}, {}) is None
+    with pytest.raises(AnsibleFilterError, match="kms_services: hadoop_kms_heap_mb: a heap of 64 MiB or more is required on w2"):
+        services({"kms": ["w2"]}, {"w2": {"hadoop_kms_enabled": True, "hadoop_kms_heap_mb": 0}})
+
+
+def test_the_plan_keeps_the_kms_memory_from_yarn_on_its_host():
+    from ansible_collections.bigdata.spark.plugins.module_utils import plan as P
+    hosts = [{"name": n, "roles": ["datanode", "nodemanager"], "cores": 16, "memory_mb": 65536} for n in ("w1", "w2")]
+    svc = FilterModule().filters()["kms_services"]({"kms": ["w2"]}, {"w2": {"hadoop_kms_enabled": True}})
+    with_kms, without = P.plan(hosts, other_services=svc), P.plan(hosts)
+    assert with_kms["nodemanagers"]["w1"] == without["nodemanagers"]["w1"]
+    mb = "yarn.nodemanager.resource.memory-mb"
+    assert int(with_kms["nodemanagers"]["w2"][mb]) == int(without["nodemanagers"]["w2"][mb]) - 1024
