@@ -88,6 +88,9 @@ def settings_problems(value, groups):
     if isinstance(users, dict) and not users.get('kms'):
         out.append('hadoop_users: the key kms is missing; hadoop_kms_enabled needs the user the KMS runs as. Allowed: '
                    'hadoop_users with kms: <user name> (default kms)')
+    elif isinstance(users, dict) and users.get('kms') in [v for k, v in users.items() if k != 'kms']:
+        out.append("hadoop_users.kms: %r runs another service too; the KMS's keystore would be that service's to read. "
+                   "Allowed: a user of its own (default kms)" % (users.get('kms'),))
     admins = value('hadoop_kms_admins', [])
     if not isinstance(admins, (list, tuple)) or not admins or not all(isinstance(a, str) and a.strip() for a in admins):
         out.append('hadoop_kms_admins: a list of one or more user names is required (they create and roll the keys); '

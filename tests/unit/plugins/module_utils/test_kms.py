@@ -35,6 +35,7 @@ def test_good_settings_have_no_problem():
     ({"hadoop_kms_keystore_password": ""}, None, "hadoop_kms_keystore_password: a password of 6 characters or more is required"),
     ({"hadoop_kms_keystore_password": "abc"}, None, "hadoop_kms_keystore_password: a password of 6 characters"),
     ({"hadoop_users": {"hdfs": "hdfs"}}, None, "hadoop_users: the key kms is missing"),
+    ({"hadoop_users": {"hdfs": "hdfs", "kms": "hdfs"}}, None, "hadoop_users.kms: 'hdfs' runs another service too"),
     ({"hadoop_kms_admins": []}, None, "hadoop_kms_admins: a list of one or more user names is required"),
     ({"hadoop_kms_enabled": False}, {}, "hdfs_encryption_zones: zones need the key provider, and hadoop_kms_enabled is false"),
     ({"hdfs_encryption_zones": [{"path": "secure", "key": "k"}]}, None, "hdfs_encryption_zones[0].path: an absolute HDFS path"),
