@@ -6,11 +6,10 @@ module_utils/kms.py."""
 
 from __future__ import annotations
 
-from ansible.errors import AnsibleFilterError
-
 import os
 
 import yaml
+from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils.kms import KmsError, services, zone_plan
 

@@ -19,7 +19,8 @@ import re
 # KMS key names: letters, digits, '.', '_' and '-' (they appear in URLs and in `hadoop key` arguments).
 KEY_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*$')
 MIN_PASSWORD = 6
-# `hdfs dfs -count PATH`: DIR_COUNT FILE_COUNT CONTENT_SIZE PATHNAME (the zone task prefixes each line with "count").
+# `hdfs dfs -count PATH...`: DIR_COUNT FILE_COUNT CONTENT_SIZE PATHNAME per existing path (the zone task prefixes each
+# line with "count").
 _COUNT_RE = re.compile(r'^count\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S.*?)\s*$')
 _ZONE_RE = re.compile(r'^(/\S*)\s+(\S+)\s*$')
 
