@@ -126,6 +126,10 @@ write_inventory() {
         echo "            $name-worker1:"
         echo "            $name-worker2:"
       done
+      # prod: the Kerberos KDC (secure mode) on the master.
+      echo "        kdc:"
+      echo "          hosts:"
+      echo "            $name-master:"
       # prod: the Hadoop KMS (HDFS encryption zones) on the third node.
       echo "        kms:"
       echo "          hosts:"

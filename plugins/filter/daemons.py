@@ -77,6 +77,24 @@ def role_daemons(role, variables, runtime=None):
     return _call("role_daemons", table.role_daemons, role, variables, role_defaults(), runtime)
 
 
+def kerberos_host_plan(variables):
+    """Secure mode on one host before its daemons: the SPNEGO keytab and the client accounts' {principals, tickets}."""
+    variables = _mapping("kerberos_host_plan", variables)
+    return _call("kerberos_host_plan", table.kerberos_host_plan, variables, role_defaults())
+
+
+def kerberos_daemon_plan(entries, variables):
+    """Secure mode for a role's daemons on one host (entries: role_daemons): their {principals, tickets}."""
+    variables = _mapping("kerberos_daemon_plan", variables)
+    return _call("kerberos_daemon_plan", table.kerberos_daemon_plan, entries, variables, role_defaults())
+
+
+def hadoop_auth_to_local(variables, realm):
+    """hadoop.security.auth_to_local for the table's service principals in realm."""
+    variables = _mapping("hadoop_auth_to_local", variables)
+    return _call("hadoop_auth_to_local", table.auth_to_local, realm, variables, role_defaults())
+
+
 def daemon_ports(variables):
     """Each daemon's group, unit and the ports it binds, for the preflight check that they are free."""
     variables = _mapping("daemon_ports", variables)
@@ -89,9 +107,10 @@ def hdfs_problems(jmx, expected_datanodes, standby_ok=False):
     return _call("hdfs_problems", table.hdfs_problems, jmx, expected_datanodes, standby_ok)
 
 
-def yarn_problems(metrics, expected_nodemanagers):
-    """What keeps YARN from being healthy (empty: healthy)."""
-    return _call("yarn_problems", table.yarn_problems, metrics, expected_nodemanagers)
+def yarn_problems(metrics, expected_nodemanagers, standby_ok=False):
+    """What keeps YARN from being healthy (empty: healthy); metrics is one ResourceManager's answer, or with HA the list
+    of every ResourceManager's answer (the active one is judged)."""
+    return _call("yarn_problems", table.yarn_problems, metrics, expected_nodemanagers, standby_ok)
 
 
 def ha_plan(groups, variables, journal_addresses=None):
@@ -214,6 +233,7 @@ class FilterModule:
     def filters(self):
         return {"daemon_table": daemon_table, "daemon_url": daemon_url, "tls_transition_problems": tls_transition_problems,
                 "role_daemons": role_daemons, "daemon_ports": daemon_ports,
+                "kerberos_host_plan": kerberos_host_plan, "kerberos_daemon_plan": kerberos_daemon_plan, "hadoop_auth_to_local": hadoop_auth_to_local,
                 "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan,
                 "ha_namenode_actions": ha_namenode_actions, "restart_rules": restart_rules, "rule_plan": rule_plan,
                 "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems,

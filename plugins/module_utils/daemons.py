@@ -69,12 +69,16 @@ RSS_LOG_PROPS = (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('l
 #   last; only with more than one host in the group, i.e. HA); state_probe: how to ask its state (a four-letter
 #   word on its port_var, or an HTTP path there); failover_first: the active one hands over gracefully before it
 #   restarts (hdfs haadmin -failover); restart_with: the daemon restarts in that daemon's pass, after it.
+#   principal: its Kerberos service name in secure mode (hadoop_kerberos_enabled, docs/security.md): the host's
+#   `<principal>/<host>@REALM` in <hadoop_keytab_dir>/<principal>.service.keytab, owned by its user
+#   (kerberos_daemon_plan below);
+#   HTTP is the web servers' SPNEGO principal (one keytab per host, read by every Hadoop account).
 # A variable's default is its role's (the name's prefix: hadoop_, hdfs_, yarn_, spark_).
 DAEMONS = (
     # Hadoop's KMS (hadoop_kms_enabled, docs/security.md): the key provider of HDFS transparent encryption. The
     # NameNode asks it for each new file's encrypted key, clients to decrypt it; one host (group kms) keeps the
     # keys in its keystore. Its own files (kms-site.xml, kms-acls.xml) sit beside Hadoop's.
-    {'name': 'kms', 'role': 'hdfs', 'group': 'kms', 'switch_var': 'hadoop_kms_enabled', 'unit': 'hadoop-kms',
+    {'name': 'kms', 'principal': 'HTTP', 'role': 'hdfs', 'group': 'kms', 'switch_var': 'hadoop_kms_enabled', 'unit': 'hadoop-kms',
      'kind': 'master', 'order': 7, 'description': 'Hadoop KMS', 'account': 'kms', 'after': (),
      'command': 'hadoop kms', 'log_subdir': 'kms',
      'port_vars': ('hadoop_kms_port',), 'more_ports': (), 'port_var': 'hadoop_kms_port',
@@ -84,14 +88,14 @@ DAEMONS = (
      'spark_conf': False, 'spark_release': False},
     # HDFS HA's quorum journal: the NameNodes write their edits to a majority of the JournalNodes, which must be
     # up before a NameNode starts (or is formatted). Restarted one at a time, each in sync before the next.
-    {'name': 'journalnode', 'role': 'hdfs', 'group': 'journalnodes', 'unit': 'hadoop-hdfs-journalnode',
+    {'name': 'journalnode', 'principal': 'jn', 'role': 'hdfs', 'group': 'journalnodes', 'unit': 'hadoop-hdfs-journalnode',
      'kind': 'master', 'order': 8, 'description': 'HDFS JournalNode', 'account': 'hdfs', 'after': (),
      'command': 'hdfs journalnode', 'log_subdir': 'hdfs',
      'port_vars': ('hdfs_journalnode_rpc_port', 'hdfs_journalnode_http_port'), 'more_ports': (),
      'port_var': 'hdfs_journalnode_http_port', 'health': '/jmx?qry=Hadoop:service=JournalNode,name=JournalNodeInfo',
      'restart_rule': 'in_sync', 'sync_bean': 'Hadoop:service=JournalNode,name=Journal-{nameservice}',
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
-    {'name': 'namenode', 'role': 'hdfs', 'group': 'namenode', 'unit': 'hadoop-hdfs-namenode', 'kind': 'master',
+    {'name': 'namenode', 'principal': 'nn', 'role': 'hdfs', 'group': 'namenode', 'unit': 'hadoop-hdfs-namenode', 'kind': 'master',
      'order': 10, 'description': 'HDFS NameNode', 'account': 'hdfs', 'after': (),
      'command': 'hdfs namenode', 'log_subdir': 'hdfs', 'exec_args': ' $HDFS_STARTUP_OPTS',
      'exec_comment': HDFS_EXEC_COMMENT,
@@ -102,7 +106,7 @@ DAEMONS = (
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # The checkpointer of a cluster without HA (a standby NameNode checkpoints with HA): it merges the NameNode's
     # edits into a new fsimage every dfs.namenode.checkpoint.period and uploads it back.
-    {'name': 'secondarynamenode', 'role': 'hdfs', 'group': 'secondarynamenode',
+    {'name': 'secondarynamenode', 'principal': 'nn', 'role': 'hdfs', 'group': 'secondarynamenode',
      'host_var': 'hdfs_secondarynamenode_host', 'switch_var': 'hdfs_secondarynamenode_enabled',
      'unit': 'hadoop-hdfs-secondarynamenode', 'kind': 'master', 'order': 15, 'description': 'HDFS SecondaryNameNode',
      'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),
@@ -113,13 +117,13 @@ DAEMONS = (
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # HDFS HA: the failover controller beside each NameNode watches it and holds its lock in ZooKeeper; the
     # NameNode whose controller holds the lock is active. Its port (dfs.ha.zkfc.port) takes graceful failovers.
-    {'name': 'zkfc', 'role': 'hdfs', 'group': 'namenode', 'switch_var': 'hdfs_ha_enabled',
+    {'name': 'zkfc', 'principal': 'nn', 'role': 'hdfs', 'group': 'namenode', 'switch_var': 'hdfs_ha_enabled',
      'unit': 'hadoop-hdfs-zkfc', 'kind': 'master', 'order': 12, 'description': 'HDFS ZooKeeper failover controller',
      'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',), 'command': 'hdfs zkfc', 'log_subdir': 'hdfs',
      'port_vars': ('hdfs_zkfc_port',), 'more_ports': (), 'port_var': 'hdfs_zkfc_port', 'health': None,
      'restart_with': 'namenode', 'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # 9866: the data transfer port (dfs.datanode.address).
-    {'name': 'datanode', 'role': 'hdfs', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker',
+    {'name': 'datanode', 'principal': 'dn', 'role': 'hdfs', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker',
      'order': 50, 'description': 'HDFS DataNode', 'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),
      'command': 'hdfs datanode', 'log_subdir': 'hdfs', 'exec_args': ' $HDFS_STARTUP_OPTS',
      'exec_comment': HDFS_EXEC_COMMENT,
@@ -127,31 +131,33 @@ DAEMONS = (
      'port_var': 'hdfs_datanode_http_port', 'health': '/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo',
      'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
     # 8030, 8031, 8033: the scheduler, resource tracker and admin ports.
-    {'name': 'resourcemanager', 'role': 'yarn', 'group': 'resourcemanager', 'unit': 'hadoop-yarn-resourcemanager',
+    {'name': 'resourcemanager', 'principal': 'rm', 'role': 'yarn', 'group': 'resourcemanager', 'unit': 'hadoop-yarn-resourcemanager',
      'kind': 'master', 'order': 20, 'description': 'YARN ResourceManager', 'account': 'yarn',
      'after': ('hadoop-hdfs-namenode.service',), 'command': 'yarn resourcemanager', 'log_subdir': 'yarn',
      'port_vars': ('yarn_resourcemanager_port', 'yarn_resourcemanager_webapp_port'), 'more_ports': (8030, 8031, 8033),
-     'port_var': 'yarn_resourcemanager_webapp_port', 'health': '/ws/v1/cluster/metrics',
-     'restart_rule': 'standby_first', 'state_probe': '/ws/v1/cluster/info',
+     # Its JMX, which secure mode leaves open (the REST API asks for SPNEGO): the RMInfo bean's State (active,
+     # standby) and the ClusterMetrics bean's NodeManager counts.
+     'port_var': 'yarn_resourcemanager_webapp_port', 'health': '/jmx?qry=Hadoop:service=ResourceManager,name=*',
+     'restart_rule': 'standby_first', 'state_probe': '/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo',
      'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': False},
     # The NodeManager loads Spark's YARN shuffle service from Spark's release. 8040: the localizer port.
-    {'name': 'nodemanager', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
+    {'name': 'nodemanager', 'principal': 'nm', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
      'kind': 'worker', 'order': 60, 'description': 'YARN NodeManager', 'account': 'yarn',
      'after': ('hadoop-yarn-resourcemanager.service', 'hadoop-hdfs-datanode.service'),
      'command': 'yarn nodemanager', 'log_subdir': 'yarn',
      'port_vars': ('yarn_nodemanager_port', 'yarn_nodemanager_webapp_port'),
      'more_ports': (8040, 'yarn_spark_shuffle_port'),
-     'port_var': 'yarn_nodemanager_webapp_port', 'health': '/ws/v1/node/info',
+     'port_var': 'yarn_nodemanager_webapp_port', 'health': '/jmx?qry=Hadoop:service=NodeManager,name=NodeManagerMetrics',
      'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': True},
-    {'name': 'jobhistory', 'role': 'yarn', 'group': 'jobhistory', 'host_var': 'yarn_jobhistory_host',
+    {'name': 'jobhistory', 'principal': 'jhs', 'role': 'yarn', 'group': 'jobhistory', 'host_var': 'yarn_jobhistory_host',
      'unit': 'hadoop-mapred-historyserver', 'kind': 'master', 'order': 30,
      'description': 'MapReduce JobHistory server', 'account': 'mapred',
      'after': ('hadoop-hdfs-namenode.service', 'hadoop-yarn-resourcemanager.service'),
      'command': 'mapred historyserver', 'log_subdir': 'mapred',
      'port_vars': ('yarn_jobhistory_port', 'yarn_jobhistory_webapp_port'), 'more_ports': (),
-     'port_var': 'yarn_jobhistory_webapp_port', 'health': '/ws/v1/history/info',
+     'port_var': 'yarn_jobhistory_webapp_port', 'health': '/jmx?qry=Hadoop:service=JobHistoryServer,name=JvmMetrics',
      'hadoop_files': MAPRED_FILES, 'spark_conf': False, 'spark_release': False},
-    {'name': 'spark_history', 'role': 'spark', 'group': 'spark_history', 'host_var': 'spark_history_host',
+    {'name': 'spark_history', 'principal': 'spark', 'role': 'spark', 'group': 'spark_history', 'host_var': 'spark_history_host',
      'switch_var': 'spark_history_enabled', 'unit': 'spark-history-server', 'kind': 'master', 'order': 40,
      'description': 'Spark History Server', 'account': 'spark', 'after': ('hadoop-hdfs-namenode.service',),
      'class': 'org.apache.spark.deploy.history.HistoryServer', 'args': (),
@@ -255,6 +261,10 @@ TLS_PORTS = {
 LAYOUT_VARS = ('hadoop_conf_dir', 'hadoop_install_root', 'spark_conf_dir', 'spark_install_root')
 # With TLS, what the daemons whose UI turns HTTPS read besides (hadoop_tls_dir; the tls role writes them).
 TLS_FILES = ('keystore.p12', 'truststore.p12')
+# Secure mode (kerberos_host_plan, kerberos_daemon_plan): the switch, where the keytabs go, the group that reads the SPNEGO keytab, and the
+# accounts that get a ticket on every host for the jobs they submit (the smoke jobs run as spark).
+KERBEROS_VARS = ('hadoop_kerberos_enabled', 'hadoop_keytab_dir', 'hadoop_group', 'hadoop_kerberos_client_accounts')
+SPNEGO = 'HTTP'
 # The variables of a daemon that runs java itself (java_class).
 JAVA_VARS = ('release_var', 'conf_var', 'log_var', 'heap_var', 'opts_var')
 
@@ -270,7 +280,7 @@ def owner(var):
 
 def variables_read():
     """Every variable the table reads, for loading only those."""
-    names = list(LAYOUT_VARS) + ['hadoop_users', TLS_VAR, 'hadoop_tls_dir']
+    names = list(LAYOUT_VARS) + ['hadoop_users', TLS_VAR, 'hadoop_tls_dir'] + list(KERBEROS_VARS)
     for d in DAEMONS:
         names += list(d['port_vars']) + [p for p in d['more_ports'] if isinstance(p, str)]
         names += [TLS_PORTS[p] for p in d['port_vars'] if p in TLS_PORTS]
@@ -298,14 +308,17 @@ def _port(value, var):
     return port
 
 
+def _on(value):
+    """A switch's value as a boolean ('true', 'yes', 'on', '1' in any case are true, as Ansible's bool filter reads)."""
+    return value.strip().lower() in ('true', 'yes', 'on', '1') if isinstance(value, str) else bool(value)
+
+
 def tls_on(host_vars=None, fallbacks=None):
     """Whether the web UIs serve HTTPS only (hadoop_tls_enabled; off when unset)."""
     value = host_vars.get(TLS_VAR) if host_vars is not None else None
     if value is None:
         value = (fallbacks or {}).get(TLS_VAR, False)
-    if isinstance(value, str):
-        return value.strip().lower() in ('true', 'yes', 'on', '1')
-    return bool(value)
+    return _on(value)
 
 
 def _ports(names, host_vars, fallbacks):
@@ -502,6 +515,92 @@ def role_daemons(role, host_vars, fallbacks=None, runtime=None):
     return out
 
 
+def _kerberos_on(host_vars, fallbacks):
+    return _on(host_vars.get('hadoop_kerberos_enabled', (fallbacks or {}).get('hadoop_kerberos_enabled', False)))
+
+
+def _client_accounts(host_vars, fallbacks):
+    clients = _value('hadoop_kerberos_client_accounts', host_vars, fallbacks)
+    if not isinstance(clients, (list, tuple)) or not all(isinstance(c, str) for c in clients):
+        raise DaemonError('hadoop_kerberos_client_accounts: a list of hadoop_users keys (spark) is required; got %r'
+                          % (clients,))
+    users = _value('hadoop_users', host_vars, fallbacks)
+    unknown = [c for c in clients if not hasattr(users, 'get') or not users.get(c)]
+    if unknown:
+        raise DaemonError('hadoop_kerberos_client_accounts: %s not key(s) of hadoop_users (%s)'
+                          % (', '.join(unknown), ', '.join(sorted(users)) if hasattr(users, 'keys') else users))
+    return [(c, users[c]) for c in clients]
+
+
+def _keytab(name, user, host_vars, fallbacks, mode='0400'):
+    return {'principal': name + '/_HOST', 'owner': user, 'group': _value('hadoop_group', host_vars, fallbacks),
+            'keytab': '%s/%s.service.keytab' % (_path('hadoop_keytab_dir', host_vars, fallbacks), name), 'mode': mode}
+
+
+def kerberos_host_plan(host_vars, fallbacks=None):
+    """Secure mode's keytabs of a host before its daemons' (the first play, for the kerberos role): on a host of the
+    group hadoop the web servers' HTTP/_HOST in spnego.service.keytab, root:<hadoop_group> 0440 (every Hadoop account
+    reads it); each account of hadoop_kerberos_client_accounts its <account>/_HOST in <account>.service.keytab, 0400,
+    with a ticket kept from it (the jobs it submits: the smoke jobs run as spark). {principals, tickets}; empty when
+    hadoop_kerberos_enabled is off."""
+    if not _kerberos_on(host_vars, fallbacks):
+        return {'principals': [], 'tickets': []}
+    principals, tickets = [], []
+    for account, user in _client_accounts(host_vars, fallbacks):
+        entry = _keytab(account, user, host_vars, fallbacks)
+        principals.append(entry)
+        tickets.append({'user': user, 'keytab': entry['keytab'], 'principal': entry['principal']})
+    if 'hadoop' in (host_vars.get('group_names') or []):
+        principals.append(dict(_keytab(SPNEGO, 'root', host_vars, fallbacks, '0440'),
+                               keytab=_path('hadoop_keytab_dir', host_vars, fallbacks) + '/spnego.service.keytab'))
+    return {'principals': principals, 'tickets': tickets}
+
+
+def kerberos_daemon_plan(entries, host_vars, fallbacks=None):
+    """Secure mode's keytabs for a role's daemons on a host (entries: role_daemons): each enabled daemon's
+    <principal>/_HOST in <principal>.service.keytab owned by its user, 0400 (the KMS's HTTP principal is the SPNEGO
+    keytab's, kerberos_host_plan), and a ticket for each of their accounts from its first keytab, so the roles, the
+    day-2 playbooks and the tests run Hadoop's commands as that account. root gets the hdfs account's ticket: it runs
+    the roles' HDFS commands as the HDFS superuser (HADOOP_USER_NAME under simple authentication). {principals,
+    tickets}; empty when hadoop_kerberos_enabled is off."""
+    if not _kerberos_on(host_vars, fallbacks):
+        return {'principals': [], 'tickets': []}
+    if not isinstance(entries, (list, tuple)) or not all(hasattr(e, 'get') for e in entries):
+        raise DaemonError('the daemons must be role_daemons entries (a list of mappings); got %r' % (entries,))
+    principals, tickets = [], {}
+    for d in entries:
+        if not d.get('enabled') or not d.get('principal') or d['principal'] == SPNEGO:
+            continue
+        entry = _keytab(d['principal'], d['user'], host_vars, fallbacks)
+        if entry not in principals:
+            principals.append(entry)
+        tickets.setdefault(d['user'], {'user': d['user'], 'keytab': entry['keytab'], 'principal': entry['principal']})
+    hdfs = _value('hadoop_users', host_vars, fallbacks).get('hdfs')
+    if hdfs in tickets:
+        tickets['root'] = dict(tickets[hdfs], user='root')
+    return {'principals': principals, 'tickets': [tickets[u] for u in sorted(tickets)]}
+
+
+def auth_to_local(realm, host_vars, fallbacks=None):
+    """hadoop.security.auth_to_local: each service principal of the table (nn/<host>@REALM) becomes its daemon's user,
+    a one-part principal of the realm (alice@REALM) its own name; any other principal (a two-part one that is no
+    service's, another realm's) matches no rule and is refused. One line, the rules apart by spaces."""
+    rules = []
+    for d in sorted(DAEMONS, key=lambda d: d['order']):
+        if 'principal' not in d or d['principal'] == SPNEGO:
+            continue
+        user = _user(d, host_vars, fallbacks)
+        rule = 'RULE:[2:$1@$0](%s@%s)s/.*/%s/' % (d['principal'], re.escape(realm), user)
+        if rule not in rules:
+            rules.append(rule)
+    for account, user in _client_accounts(host_vars, fallbacks):
+        rule = 'RULE:[2:$1@$0](%s@%s)s/.*/%s/' % (account, re.escape(realm), user)
+        if rule not in rules:
+            rules.append(rule)
+    rules.append('RULE:[1:$1@$0](.*@%s)s/@.*//' % re.escape(realm))
+    return ' '.join(rules)
+
+
 def daemon_ports(host_vars=None, fallbacks=None):
     """Each daemon's group, unit and every port it binds (sorted), for the preflight check that they are free."""
     return [{'group': d['group'], 'unit': d['unit'],
@@ -575,20 +674,52 @@ def hdfs_problems(jmx, expected_datanodes, standby_ok=False):
     return problems
 
 
-def yarn_problems(metrics, expected_nodemanagers):
-    """What keeps YARN from being healthy, from the ResourceManager's /ws/v1/cluster/metrics: fewer active
-    NodeManagers than the inventory's less those the ResourceManager counts as decommissioned (or being
-    decommissioned). An empty list: healthy. With HA, metrics is the list of every ResourceManager's answer (the
-    active one's is judged)."""
+def _rm_view(answer):
+    """(HA state, cluster metrics) from a ResourceManager's answer: its JMX (/jmx?qry=Hadoop:service=ResourceManager,
+    name=*: the RMInfo bean's State and the ClusterMetrics bean, which /jmx serves without a ticket in secure mode) or
+    its REST /ws/v1/cluster/metrics (clusterMetrics; a standby answers with a notice). Metrics as activeNodes,
+    decommissionedNodes, decommissioningNodes, lostNodes, unhealthyNodes; None when the answer has none."""
+    if not isinstance(answer, dict):
+        return '', None
+    if isinstance(answer.get('clusterMetrics'), dict):
+        return '', answer['clusterMetrics']
+    beans = answer.get('beans')
+    if not isinstance(beans, list):
+        return '', None
+    state, metrics = '', None
+    for bean in beans:
+        if not isinstance(bean, dict):
+            continue
+        name = str(bean.get('name', ''))
+        if name.endswith('name=RMInfo'):
+            state = str(bean.get('State', '')).lower()
+        elif name.endswith('name=ClusterMetrics'):
+            metrics = dict((key, bean[jmx]) for key, jmx in (
+                ('activeNodes', 'NumActiveNMs'), ('decommissionedNodes', 'NumDecommissionedNMs'),
+                ('decommissioningNodes', 'NumDecommissioningNMs'), ('lostNodes', 'NumLostNMs'),
+                ('unhealthyNodes', 'NumUnhealthyNMs')) if jmx in bean)
+    return state, metrics
+
+
+def yarn_problems(metrics, expected_nodemanagers, standby_ok=False):
+    """What keeps YARN from being healthy, from the ResourceManager's answer (_rm_view: its JMX, or its REST
+    /ws/v1/cluster/metrics): fewer active NodeManagers than the inventory's less those the ResourceManager counts as
+    decommissioned (or being decommissioned). An empty list: healthy. With HA, metrics is the list of every
+    ResourceManager's answer: the active one's is judged. standby_ok: a standby's own answer counts as healthy (the
+    gate waits on each ResourceManager in turn)."""
     if isinstance(metrics, list):
-        # HA: every ResourceManager's answer; only the active one serves the metrics (a standby answers with a
-        # redirect notice).
-        serving = [one for one in metrics if isinstance(one, dict) and isinstance(one.get('clusterMetrics'), dict)]
+        views = [_rm_view(one) for one in metrics]
+        # The active one: by its JMX state; over REST only the active one serves metrics.
+        serving = [m for state, m in views if isinstance(m, dict) and state in ('', 'active')]
         if not serving:
-            return ['no ResourceManager answered with cluster metrics (%d asked; is one active?)' % len(metrics)]
-        metrics = serving[0]
+            return ['no ResourceManager answered active with cluster metrics (%d asked; states: %s)'
+                    % (len(metrics), ', '.join(state or 'no answer' for state, _m in views))]
+        m = serving[0]
+    else:
+        state, m = _rm_view(metrics)
+        if standby_ok and state == 'standby':
+            return []
     expected = _count(expected_nodemanagers, 'expected_nodemanagers')
-    m = metrics.get('clusterMetrics') if isinstance(metrics, dict) else None
     if not isinstance(m, dict):
         return ['the ResourceManager gave no cluster metrics (is it up?)']
     absent = [k for k in ('activeNodes', 'decommissionedNodes', 'decommissioningNodes') if k not in m]
@@ -643,7 +774,8 @@ def restart_rules(host_vars=None, fallbacks=None):
 def rule_state(probe, answer):
     """A daemon's state from its answer to its probe: a four-letter word's text (ZooKeeper's srvr: leader, follower,
     standalone, observer), or an HTTP answer as parsed JSON: a NameNode's NameNodeStatus bean (State: active,
-    standby), a ResourceManager's /ws/v1/cluster/info (haState: ACTIVE, STANDBY), else `up` for any JMX answer
+    standby) or a ResourceManager's RMInfo bean (State: active, standby), a ResourceManager's /ws/v1/cluster/info
+    (haState: ACTIVE, STANDBY), else `up` for any JMX answer
     with a bean. '' when there is no (serving) answer."""
     if not probe:
         return ''
@@ -658,7 +790,7 @@ def rule_state(probe, answer):
     beans = answer.get('beans')
     if isinstance(beans, list) and beans:
         for bean in beans:
-            if isinstance(bean, dict) and 'State' in bean and str(bean.get('name', '')).endswith('NameNodeStatus'):
+            if isinstance(bean, dict) and 'State' in bean and str(bean.get('name', '')).endswith(('NameNodeStatus', 'RMInfo')):
                 return str(bean['State']).lower()
         return 'up'
     return ''

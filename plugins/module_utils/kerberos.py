@@ -43,6 +43,44 @@ def realm_problem(realm):
     return None
 
 
+RPC_PROTECTIONS = ('authentication', 'integrity', 'privacy')
+
+
+def secure_mode_problems(value, groups):
+    """Every mistake in Hadoop's secure-mode settings (hadoop_kerberos_enabled). value(name, fallback): a variable as
+    the host sees it; groups: group name -> number of hosts."""
+    def on(name):
+        return str(value(name, False)).strip().lower() in ('true', 'yes', 'on', '1')
+
+    if not on('hadoop_kerberos_enabled'):
+        return []
+    out = []
+    problem = realm_problem(value('hadoop_kerberos_realm', ''))
+    if problem:
+        out.append(problem.replace('kerberos_realm', 'hadoop_kerberos_realm', 1))
+    if not on('hadoop_tls_enabled'):
+        out.append('hadoop_kerberos_enabled: true needs hadoop_tls_enabled: true (DataNodes on unprivileged ports protect '
+                   'their block transfers with SASL, which Hadoop allows only with HTTPS-only web servers). Allowed: '
+                   'hadoop_tls_enabled true, or hadoop_kerberos_enabled false')
+    protection = value('hadoop_rpc_protection', 'authentication')
+    if protection not in RPC_PROTECTIONS:
+        out.append('hadoop_rpc_protection: one of %s is required; got %r' % (', '.join(RPC_PROTECTIONS), protection))
+    keytab_dir = value('hadoop_keytab_dir', '')
+    if not isinstance(keytab_dir, str) or not posixpath.isabs(keytab_dir):
+        out.append('hadoop_keytab_dir: an absolute directory such as /etc/security/keytabs is required; got %r'
+                   % (keytab_dir,))
+    source = value('kerberos_keytab_source', 'kadmin')
+    lab_kdc = on('kerberos_kdc_enabled')
+    if lab_kdc and int((groups or {}).get('kdc', 0) or 0) != 1:
+        out.append("kerberos_kdc_enabled: true needs one host in the inventory group 'kdc' (the lab's KDC); the group "
+                   "has %d. Allowed: exactly one host in kdc, or kerberos_kdc_enabled false with an existing KDC"
+                   % int((groups or {}).get('kdc', 0) or 0))
+    if source == 'kadmin' and not lab_kdc and not value('kerberos_kdc_host', ''):
+        out.append('kerberos_kdc_host: the existing KDC is required when hadoop_kerberos_enabled is true without the '
+                   "lab's KDC (kerberos_kdc_enabled false); or supply the keytabs (kerberos_keytab_source: supplied)")
+    return out
+
+
 def principal_problem(pattern):
     """The message for a principal pattern that is not service[/instance][@REALM]; None when it is good."""
     if not isinstance(pattern, str) or not pattern.strip():
@@ -89,6 +127,10 @@ def _entry_problems(index, entry):
         if not isinstance(value, str) or not _USER_RE.match(value):
             out.append('%s.%s: a user or group name (the service account that reads the keytab) is required; got %r'
                        % (where, key, value))
+    mode = entry.get('mode')
+    if mode not in (None, '') and not (isinstance(mode, str) and re.match(r'^0[0-7]{3}$', mode) and int(mode, 8) & 0o037 == 0):
+        out.append("%s.mode: a keytab's mode such as '0400' or '0440' (never writable by its group, nothing for others) "
+                   "is required; got %r" % (where, mode))
     src = entry.get('src')
     if src not in (None, '') and not isinstance(src, str):
         out.append('%s.src: a file path on the controller is required; got %r' % (where, src))
@@ -96,7 +138,8 @@ def _entry_problems(index, entry):
 
 
 def keytabs(principals, host, realm, supplied_dir=''):
-    """The host's keytabs: [{path, owner, group, principals, src}] sorted by path, principals sorted.
+    """The host's keytabs: [{path, owner, group, principals, src, mode}] sorted by path, principals sorted (mode: the
+    entry's, empty for kerberos_keytab_mode).
 
     src (supplied keytabs) is the entry's own src, else <supplied_dir>/<host>/<file name of the keytab>."""
     if principals in (None, ''):
@@ -112,7 +155,8 @@ def keytabs(principals, host, realm, supplied_dir=''):
         path = entry['keytab']
         owner, group = entry['owner'], entry.get('group') or entry['owner']
         src = entry.get('src') or (posixpath.join(supplied_dir, host, posixpath.basename(path)) if supplied_dir else '')
-        tab = out.setdefault(path, {'path': path, 'owner': owner, 'group': group, 'principals': [], 'src': src})
+        tab = out.setdefault(path, {'path': path, 'owner': owner, 'group': group, 'principals': [], 'src': src,
+                                    'mode': entry.get('mode') or ''})
         if (tab['owner'], tab['group']) != (owner, group):
             raise KerberosError('kerberos_principals[%d]: keytab %s is already owned by %s:%s in an earlier entry; one '
                                 'keytab has one owner and group (got %s:%s)' % (index, path, tab['owner'], tab['group'], owner, group))

@@ -14,7 +14,7 @@ import difflib
 import functools
 import re
 
-from ansible_collections.bigdata.spark.plugins.module_utils import kms, rss, storage
+from ansible_collections.bigdata.spark.plugins.module_utils import kerberos, kms, rss, storage
 from ansible_collections.bigdata.spark.plugins.module_utils.plan_inputs import override_errors
 
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -354,6 +354,11 @@ def _kms(settings, defaults, context, errors):
     errors.extend(kms.settings_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
 
 
+def _secure_mode(settings, defaults, context, errors):
+    """Kerberos secure mode (module_utils/kerberos.py): the realm, TLS under it, the RPC protection, the KDC."""
+    errors.extend(kerberos.secure_mode_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
+
+
 def _remote_shuffle(settings, defaults, context, errors):
     """The remote shuffle services (module_utils/rss.py): the service Spark uses, its hosts, sizes and versions."""
     errors.extend(rss.settings_problems(functools.partial(_setting, settings, defaults), context.get("groups", {})))
@@ -379,6 +384,7 @@ def settings_errors(settings, context, known=None, extra_patterns=(), defaults=N
     _push_shuffle(settings, defaults, errors)
     _spark_security(settings, defaults, errors)
     _kms(settings, defaults, context, errors)
+    _secure_mode(settings, defaults, context, errors)
     _remote_shuffle(settings, defaults, context, errors)
     for var, path in sorted(context.get("missing_files", {}).items()):
         errors.append("%s: '%s' does not exist on the controller. Allowed: the path of a release tarball with "

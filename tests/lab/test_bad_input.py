@@ -134,6 +134,13 @@ CASES = {
                           "hdfs_encryption_zones: zones need the key provider, and hadoop_kms_enabled is false"),
     "zone-key-name": ({"hdfs_encryption_zones": [{"path": "/secure", "key": "lab key"}]},
                       "hdfs_encryption_zones[0].key: a KMS key name is required"),
+    # Kerberos secure mode (docs/security.md)
+    "kerberos-realm-lowercase": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_kerberos_realm": "bigdata.lab"},
+                                 "hadoop_kerberos_realm: the realm must be uppercase"),
+    "kerberos-without-tls": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": False},
+                             "hadoop_kerberos_enabled: true needs hadoop_tls_enabled: true"),
+    "rpc-protection-unknown": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_rpc_protection": "secret"},
+                               "hadoop_rpc_protection: one of authentication, integrity, privacy is required"),
     # the remote shuffle services (docs/shuffle.md)
     "rss-without-coordinators": ({"spark_remote_shuffle": "uniffle"},
                                  "spark_remote_shuffle: uniffle needs its coordinators: hosts in the inventory group 'uniffle_coordinators'"),
@@ -192,6 +199,9 @@ HA_GROUP_CASES = {
     # The production-shaped lab runs the KMS (lab_prod.yml): without its host there is no key provider.
     "kms-without-its-host": ("empty:kms", "hadoop_kms_enabled: true needs one host in the inventory group 'kms'",
                              {"hadoop_kms_enabled": True, "hadoop_kms_keystore_password": "bigdata-lab-kms"}),
+    # The production-shaped lab runs the lab's KDC (lab_prod.yml): without its host there is no KDC to make keytabs.
+    "kdc-without-its-host": ("empty:kdc", "kerberos_kdc_enabled: true needs one host in the inventory group 'kdc'",
+                             {"hadoop_kerberos_enabled": True, "kerberos_kdc_enabled": True}),
 }
 HA_GROUP_CASES.update(SERVICE_GROUP_CASES)
 # id -> (extra vars, text): HA variables, on an HA lab.

@@ -83,7 +83,9 @@ def test_the_kms_serves_https_and_holds_the_zone_key():
     zone = hv["hdfs_encryption_zones"][0]
     kms = _kms_host()
     port = hv.get("hadoop_kms_https_port") or DEFAULTS["hadoop_kms_https_port"]
-    out = lab_run.shell(INVENTORY, _master(), "%s 2>&1; echo; %s 2>&1; echo; curl -s 'https://%s:%s/kms/v1/keys/names"
+    # In secure mode the KMS asks for SPNEGO: curl answers with root's ticket (the hdfs account's); under simple
+    # authentication it has the user name in the query.
+    out = lab_run.shell(INVENTORY, _master(), "%s 2>&1; echo; %s 2>&1; echo; curl -s --negotiate -u : 'https://%s:%s/kms/v1/keys/names"
                         "?user.name=hdfs'; echo curl_rc=$?; curl -s --max-time 10 'http://%s:%s/kms/v1/keys/names"
                         "?user.name=hdfs'; echo plain_rc=$?"
                         % (_as("hdfs", "hadoop key list -metadata"), _as("hdfs", "hdfs crypto -listZones"), kms, port,

@@ -102,7 +102,8 @@ def test_filter_reads_only_the_table_variables():
                                              "yarn_problems", "ha_plan", "ha_namenode_actions", "restart_rules",
                                              "rule_plan", "rule_states", "rule_state", "rolled_txid",
                                              "journal_sync_problems", "service_selection", "daemon_status", "uptime",
-                                             "status_table", "status_rows", "ui_links", "reset_paths"}
+                                             "status_table", "status_rows", "ui_links", "reset_paths",
+                                                 "kerberos_host_plan", "kerberos_daemon_plan", "hadoop_auth_to_local"}
 
 
 def test_defaults_are_the_roles_own():
@@ -193,4 +194,27 @@ def test_yarn_ha_judges_the_answer_with_metrics():
     # every ResourceManager's answer: a standby's notice is not JSON (None), the active one's metrics are judged
     assert d.yarn_problems([None, METRICS], 2) == []
     assert d.yarn_problems([None, METRICS], 3)[0].startswith("2 NodeManager(s) RUNNING, 3 expected")
-    assert d.yarn_problems([None, None], 2) == ["no ResourceManager answered with cluster metrics (2 asked; is one active?)"]
+    assert d.yarn_problems([None, None], 2) == [
+        "no ResourceManager answered active with cluster metrics (2 asked; states: no answer, no answer)"]
+
+
+def _rm_jmx(state, active, decommissioned=0):
+    return {"beans": [{"name": "Hadoop:service=ResourceManager,name=RMInfo", "State": state},
+                      {"name": "Hadoop:service=ResourceManager,name=ClusterMetrics", "NumActiveNMs": active,
+                       "NumDecommissionedNMs": decommissioned, "NumDecommissioningNMs": 0, "NumLostNMs": 0,
+                       "NumUnhealthyNMs": 0},
+                      {"name": "Hadoop:service=ResourceManager,name=JvmMetrics"}]}
+
+
+def test_yarn_health_from_the_resourcemanagers_jmx():
+    # The JMX answer (open in secure mode): a standby's bean counts no NodeManager; the active one's is judged.
+    assert d.yarn_problems(_rm_jmx("active", 3), 3) == []
+    assert d.yarn_problems(_rm_jmx("active", 2, decommissioned=1), 3) == []
+    assert d.yarn_problems(_rm_jmx("active", 2), 3)[0].startswith("2 NodeManager(s) RUNNING, 3 expected")
+    assert d.yarn_problems([_rm_jmx("standby", 0), _rm_jmx("active", 3)], 3) == []
+    assert d.yarn_problems([_rm_jmx("standby", 0), _rm_jmx("standby", 0)], 3) == [
+        "no ResourceManager answered active with cluster metrics (2 asked; states: standby, standby)"]
+    # The gate waits on each ResourceManager in turn: a standby's own answer passes only with standby_ok.
+    assert d.yarn_problems(_rm_jmx("standby", 0), 3, True) == []
+    assert d.yarn_problems(_rm_jmx("standby", 0), 3)[0].startswith("0 NodeManager(s) RUNNING")
+    assert d.rule_state("/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo", _rm_jmx("standby", 0)) == "standby"

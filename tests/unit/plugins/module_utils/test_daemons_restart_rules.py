@@ -41,7 +41,7 @@ def test_the_rules_in_restart_order():
     assert by['journalnode']['sync_bean'] == BEAN and by['journalnode']['port'] == 8480
     assert by['journalnode']['probe'].startswith('/jmx?qry=Hadoop:service=JournalNode')
     assert by['namenode']['probe'] == '/jmx?qry=Hadoop:service=NameNode,name=NameNodeStatus'
-    assert by['resourcemanager']['probe'] == '/ws/v1/cluster/info'
+    assert by['resourcemanager']['probe'] == '/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo'
 
 
 def test_the_zookeeper_rule_is_its_restart_leader_last_hook():

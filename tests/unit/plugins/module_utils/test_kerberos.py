@@ -60,9 +60,9 @@ def test_keytabs_group_principals_by_file_sorted():
     spnego = dict(HTTP_NN, keytab="/etc/security/keytabs/spnego.service.keytab")
     assert krb.keytabs([NN, HTTP_NN, spnego], "w1", "R.LAB") == [
         {"path": "/etc/security/keytabs/nn.service.keytab", "owner": "hdfs", "group": "hadoop",
-         "principals": ["HTTP/w1@R.LAB", "nn/w1@R.LAB"], "src": ""},
+         "principals": ["HTTP/w1@R.LAB", "nn/w1@R.LAB"], "src": "", "mode": ""},
         {"path": "/etc/security/keytabs/spnego.service.keytab", "owner": "hdfs", "group": "hadoop",
-         "principals": ["HTTP/w1@R.LAB"], "src": ""},
+         "principals": ["HTTP/w1@R.LAB"], "src": "", "mode": ""},
     ]
 
 
@@ -79,6 +79,8 @@ def test_keytabs_supplied_sources_and_group_default():
     ([dict(NN, owner="")], r"kerberos_principals\[0\].owner: a user or group name"),
     ([NN, dict(HTTP_NN, owner="yarn")], r"kerberos_principals\[1\]: keytab .* already owned by hdfs:hadoop"),
     (["nn/_HOST"], r"kerberos_principals\[0\]: a mapping"),
+    ([dict(NN, mode="0644")], r"kerberos_principals\[0\].mode: a keytab's mode .* got '0644'"),
+    ([dict(NN, mode="0460")], r"kerberos_principals\[0\].mode: a keytab's mode .* got '0460'"),
     ("nn/_HOST", r"kerberos_principals: a list"),
 ])
 def test_bad_keytab_entries_are_named(entries, words):

@@ -1,0 +1,159 @@
+# Copyright: bigdata.spark developers
+# Apache License 2.0 (see LICENSE)
+"""Kerberos secure mode (hadoop_kerberos_enabled, docs/security.md) on a converged lab whose hosts are in the group
+lab_prod: inventories/lab/group_vars/lab_prod.yml turns it on with the lab's KDC on the host of the group kdc.
+
+    BIGDATA_LAB_INVENTORY=inventories/lab-prod pytest -q -p no:cacheprovider tests/lab/test_kerberos.py
+
+An intruder is refused: a client without a ticket by HDFS RPC, WebHDFS, the YARN command line and the
+ResourceManager's REST API (the same calls pass with a ticket, so the refusals are Kerberos', not a broken cluster);
+a principal of the realm that is no service's and no user's (intruder/<host>) by the NameNode; an authenticated user
+who is not the HDFS administrator by service-level authorization (HA admin protocol). Each keytab is 0400 and its
+service account's (the SPNEGO keytab 0440 root:hadoop), and each service account keeps a ticket from its keytab. The
+smoke jobs (MapReduce and Spark, client and cluster mode, in the lab's verify step) run as spark with its ticket.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+
+import pytest
+
+import lab_run
+
+INVENTORY = os.environ.get("BIGDATA_LAB_INVENTORY", "")
+GROUPS = lab_run.inventory_groups(INVENTORY) if INVENTORY else {}
+pytestmark = pytest.mark.skipif(not INVENTORY or not GROUPS.get("kdc"),
+                                reason="set BIGDATA_LAB_INVENTORY to a converged lab with a host in the group kdc")
+HADOOP = "/opt/hadoop/current/bin"
+KEYTABS = "/etc/security/keytabs"
+# A credential cache that holds nothing: the client has no ticket.
+NO_TICKET = "KRB5CCNAME=FILE:/tmp/bigdata-no-ticket"
+
+
+def _settings():
+    hv = lab_run.host_vars(INVENTORY, _master())
+    if not hv.get("hadoop_kerberos_enabled"):
+        pytest.skip("hadoop_kerberos_enabled is off in this inventory")
+    return hv
+
+
+def _master():
+    return sorted(GROUPS["namenode"])[0]
+
+
+def _script(host, script):
+    """Run a bash script on a node as root (base64 on the command line: ansible's argument splitting leaves it whole)."""
+    return lab_run.shell(INVENTORY, host, "echo %s | base64 -d > /tmp/bigdata-krb-test.sh && bash /tmp/bigdata-krb-test.sh"
+                         % base64.b64encode(script.encode()).decode())
+
+
+def _sections(text):
+    """The output of a script that echoes '@@@ name' before each step, by name."""
+    out = {}
+    for part in text.split("@@@ ")[1:]:
+        name, _nl, body = part.partition("\n")
+        out[name.strip()] = body
+    return out
+
+
+def test_a_client_without_a_ticket_is_refused_and_one_with_a_ticket_is_served():
+    _settings()
+    master = _master()
+    nn = lab_run.web_url(INVENTORY, master, "namenode", master)
+    rm = lab_run.web_url(INVENTORY, master, "resourcemanager", master)
+    hdfs = "env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs" % HADOOP
+    yarn = "env HADOOP_CONF_DIR=/etc/hadoop/conf %s/yarn" % HADOOP
+    text = _script(master, "\n".join([
+        "rm -f /tmp/bigdata-no-ticket",
+        "echo '@@@ rpc-none'; %s %s dfs -ls / 2>&1; echo rc=$?" % (NO_TICKET, hdfs),
+        "echo '@@@ rpc-ticket'; %s dfs -ls / 2>&1; echo rc=$?" % hdfs,
+        "echo '@@@ yarn-none'; %s timeout 120 %s application -list 2>&1 | tail -5; echo rc=${PIPESTATUS[0]}" % (NO_TICKET, yarn),
+        "echo '@@@ yarn-ticket'; timeout 120 %s application -list -appStates FINISHED 2>&1 | tail -3; echo rc=${PIPESTATUS[0]}" % yarn,
+        # WebHDFS and the REST API: the user name a client claims counts for nothing without SPNEGO.
+        "echo '@@@ webhdfs-none'; curl -s -o /dev/null -w 'code=%%{http_code}' '%s/webhdfs/v1/?op=LISTSTATUS&user.name=hdfs'" % nn,
+        "echo; echo '@@@ webhdfs-ticket'; curl -s --negotiate -u : -o /dev/null -w 'code=%%{http_code}' "
+        "'%s/webhdfs/v1/?op=LISTSTATUS'" % nn,
+        "echo; echo '@@@ rest-none'; for u in %s; do curl -s -o /dev/null -w 'code=%%{http_code} ' \"$u/ws/v1/cluster/apps?user.name=yarn\"; done"
+        % " ".join(lab_run.web_url(INVENTORY, h, "resourcemanager", h) for h in sorted(GROUPS["resourcemanager"])),
+        "echo; echo '@@@ ui-none'; curl -s -o /dev/null -w 'code=%%{http_code}' '%s/dfshealth.html'" % nn,
+        "echo; echo '@@@ jmx-none'; curl -s -o /dev/null -w 'code=%%{http_code}' '%s/jmx?qry=java.lang:type=Runtime'" % rm,
+        "echo",
+    ]))
+    got = _sections(text)
+    assert "rc=0" not in got["rpc-none"] and re.search(r"GSS initiate failed|Client cannot authenticate|"
+                                                       r"No valid credentials", got["rpc-none"]), got["rpc-none"][-1500:]
+    assert "rc=0" in got["rpc-ticket"] and "/user" in got["rpc-ticket"], got["rpc-ticket"][-1500:]
+    assert "rc=0" not in got["yarn-none"], got["yarn-none"][-1500:]
+    assert "rc=0" in got["yarn-ticket"], got["yarn-ticket"][-1500:]
+    assert "code=401" in got["webhdfs-none"], got["webhdfs-none"]
+    assert "code=200" in got["webhdfs-ticket"], got["webhdfs-ticket"]
+    # Every ResourceManager refuses (a standby too: its filter asks before it redirects).
+    assert re.findall(r"code=(\d+)", got["rest-none"]) == ["401"] * len(GROUPS["resourcemanager"]), got["rest-none"]
+    assert "code=401" in got["ui-none"], got["ui-none"]
+    # The health checks' JMX stays open (read-only metrics).
+    assert "code=200" in got["jmx-none"], got["jmx-none"]
+
+
+def test_a_principal_that_is_no_one_and_a_user_who_is_no_admin_are_refused():
+    hv = _settings()
+    master = _master()
+    kdc = sorted(GROUPS["kdc"])[0]
+    realm = hv.get("hadoop_kerberos_realm") or lab_run.role_default("hadoop_kerberos_realm")
+    # An intruder with a real ticket of the realm: intruder/<host> maps to no account (auth_to_local).
+    intruder = "intruder/%s@%s" % (master, realm)
+    made = _script(kdc, "kadmin.local -q 'addprinc -randkey %s' >/dev/null 2>&1; rm -f /tmp/intruder.keytab; "
+                        "kadmin.local -q 'ktadd -norandkey -k /tmp/intruder.keytab %s' >/dev/null && base64 -w0 /tmp/intruder.keytab; "
+                        "rm -f /tmp/intruder.keytab" % (intruder, intruder))
+    keytab = made.strip().split()[-1]
+    nn_ids = sorted(GROUPS["namenode"])
+    text = _script(master, "\n".join([
+        "echo %s | base64 -d > /tmp/intruder.keytab" % keytab,
+        "export KRB5CCNAME=FILE:/tmp/bigdata-intruder",
+        "echo '@@@ kinit'; kinit -kt /tmp/intruder.keytab %s 2>&1; echo rc=$?; klist 2>&1 | grep -c krbtgt" % intruder,
+        "echo '@@@ intruder'; env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs dfs -ls / 2>&1 | tail -5; echo rc=${PIPESTATUS[0]}" % HADOOP,
+        "kdestroy; rm -f /tmp/intruder.keytab /tmp/bigdata-intruder",
+        # spark holds a ticket of its own (its keytab): authenticated, but not an HDFS administrator.
+        "echo '@@@ spark-ls'; runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs dfs -ls / 2>&1 | tail -3; "
+        "echo rc=${PIPESTATUS[0]}" % HADOOP,
+        "echo '@@@ spark-haadmin'; runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs haadmin "
+        "-getAllServiceState 2>&1 | tail -5" % HADOOP,
+        "echo '@@@ hdfs-haadmin'; runuser -u hdfs -- env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs haadmin "
+        "-getAllServiceState 2>&1 | tail -5" % HADOOP,
+    ]))
+    _script(kdc, "kadmin.local -q 'delprinc -force %s' >/dev/null 2>&1; true" % intruder)
+    got = _sections(text)
+    assert "rc=0" in got["kinit"] and got["kinit"].strip().endswith("1"), got["kinit"]
+    assert "rc=0" not in got["intruder"] and re.search(r"No rules applied to %s|Illegal principal name"
+                                                       % re.escape(intruder), got["intruder"]), got["intruder"][-1500:]
+    assert "rc=0" in got["spark-ls"], got["spark-ls"][-1500:]
+    if len(nn_ids) > 1:
+        # HA: the HA admin protocol is the HDFS administrator's alone (security.ha.service.protocol.acl).
+        assert "is not authorized for protocol" in got["spark-haadmin"], got["spark-haadmin"][-1500:]
+        assert re.search(r"\bactive\b", got["hdfs-haadmin"]) and "not authorized" not in got["hdfs-haadmin"], \
+            got["hdfs-haadmin"][-1500:]
+
+
+def test_keytabs_are_their_services_alone_and_the_accounts_keep_tickets():
+    _settings()
+    for host in sorted(GROUPS["lab_prod"]):
+        text = _script(host, "\n".join([
+            "echo '@@@ stat'; stat -c '%%a %%U %%G %%n' %s/*.keytab" % KEYTABS,
+            "echo '@@@ tickets'; for u in $(ls /etc/bigdata-kinit.d); do echo \"$u $(runuser -u $u -- klist 2>/dev/null "
+            "| sed -n 's/^Default principal: //p')\"; done",
+            "echo '@@@ timer'; systemctl is-active bigdata-kinit.timer",
+        ]))
+        got = _sections(text)
+        modes = [line.split() for line in got["stat"].splitlines() if line.strip()]
+        assert modes, (host, text)
+        for mode, owner, group, path in modes:
+            if path.endswith("/spnego.service.keytab"):
+                assert (mode, owner, group) == ("440", "root", "hadoop"), (host, path, mode, owner, group)
+            else:
+                assert mode == "400" and owner != "root" and group == "hadoop", (host, path, mode, owner, group)
+        tickets = dict(line.split(None, 1) for line in got["tickets"].splitlines() if " " in line.strip())
+        assert {"hdfs", "spark", "root"} <= set(tickets), (host, got["tickets"])
+        assert all(re.match(r"^\S+/\S+@\S+$", p) for p in tickets.values()), (host, tickets)
+        assert got["timer"].strip() == "active", (host, got["timer"])
