@@ -313,12 +313,17 @@ def _on(value):
     return value.strip().lower() in ('true', 'yes', 'on', '1') if isinstance(value, str) else bool(value)
 
 
+def _switch(var, host_vars=None, fallbacks=None):
+    """A switch variable of a host (off when unset anywhere)."""
+    value = host_vars.get(var) if host_vars is not None else None
+    if value is None:
+        value = (fallbacks or {}).get(var, False)
+    return _on(value)
+
+
 def tls_on(host_vars=None, fallbacks=None):
     """Whether the web UIs serve HTTPS only (hadoop_tls_enabled; off when unset)."""
-    value = host_vars.get(TLS_VAR) if host_vars is not None else None
-    if value is None:
-        value = (fallbacks or {}).get(TLS_VAR, False)
-    return _on(value)
+    return _switch(TLS_VAR, host_vars, fallbacks)
 
 
 def _ports(names, host_vars, fallbacks):
@@ -515,10 +520,6 @@ def role_daemons(role, host_vars, fallbacks=None, runtime=None):
     return out
 
 
-def _kerberos_on(host_vars, fallbacks):
-    return _on(host_vars.get('hadoop_kerberos_enabled', (fallbacks or {}).get('hadoop_kerberos_enabled', False)))
-
-
 def _client_accounts(host_vars, fallbacks):
     clients = _value('hadoop_kerberos_client_accounts', host_vars, fallbacks)
     if not isinstance(clients, (list, tuple)) or not all(isinstance(c, str) for c in clients):
@@ -532,9 +533,11 @@ def _client_accounts(host_vars, fallbacks):
     return [(c, users[c]) for c in clients]
 
 
-def _keytab(name, user, host_vars, fallbacks, mode='0400'):
+def _keytab(name, user, host_vars, fallbacks, mode='0400', file_name=None):
+    """A kerberos_principals entry: <name>/_HOST in <hadoop_keytab_dir>/<file_name or <name>.service.keytab>."""
     return {'principal': name + '/_HOST', 'owner': user, 'group': _value('hadoop_group', host_vars, fallbacks),
-            'keytab': '%s/%s.service.keytab' % (_path('hadoop_keytab_dir', host_vars, fallbacks), name), 'mode': mode}
+            'keytab': '%s/%s' % (_path('hadoop_keytab_dir', host_vars, fallbacks), file_name or name + '.service.keytab'),
+            'mode': mode}
 
 
 def kerberos_host_plan(host_vars, fallbacks=None):
@@ -543,7 +546,7 @@ def kerberos_host_plan(host_vars, fallbacks=None):
     reads it); each account of hadoop_kerberos_client_accounts its <account>/_HOST in <account>.service.keytab, 0400,
     with a ticket kept from it (the jobs it submits: the smoke jobs run as spark). {principals, tickets}; empty when
     hadoop_kerberos_enabled is off."""
-    if not _kerberos_on(host_vars, fallbacks):
+    if not _switch('hadoop_kerberos_enabled', host_vars, fallbacks):
         return {'principals': [], 'tickets': []}
     principals, tickets = [], []
     for account, user in _client_accounts(host_vars, fallbacks):
@@ -551,8 +554,7 @@ def kerberos_host_plan(host_vars, fallbacks=None):
         principals.append(entry)
         tickets.append({'user': user, 'keytab': entry['keytab'], 'principal': entry['principal']})
     if 'hadoop' in (host_vars.get('group_names') or []):
-        principals.append(dict(_keytab(SPNEGO, 'root', host_vars, fallbacks, '0440'),
-                               keytab=_path('hadoop_keytab_dir', host_vars, fallbacks) + '/spnego.service.keytab'))
+        principals.append(_keytab(SPNEGO, 'root', host_vars, fallbacks, '0440', 'spnego.service.keytab'))
     return {'principals': principals, 'tickets': tickets}
 
 
@@ -563,7 +565,7 @@ def kerberos_daemon_plan(entries, host_vars, fallbacks=None):
     day-2 playbooks and the tests run Hadoop's commands as that account. root gets the hdfs account's ticket: it runs
     the roles' HDFS commands as the HDFS superuser (HADOOP_USER_NAME under simple authentication). {principals,
     tickets}; empty when hadoop_kerberos_enabled is off."""
-    if not _kerberos_on(host_vars, fallbacks):
+    if not _switch('hadoop_kerberos_enabled', host_vars, fallbacks):
         return {'principals': [], 'tickets': []}
     if not isinstance(entries, (list, tuple)) or not all(hasattr(e, 'get') for e in entries):
         raise DaemonError('the daemons must be role_daemons entries (a list of mappings); got %r' % (entries,))
@@ -585,16 +587,11 @@ def auth_to_local(realm, host_vars, fallbacks=None):
     """hadoop.security.auth_to_local: each service principal of the table (nn/<host>@REALM) becomes its daemon's user,
     a one-part principal of the realm (alice@REALM) its own name; any other principal (a two-part one that is no
     service's, another realm's) matches no rule and is refused. One line, the rules apart by spaces."""
+    services = [(d['principal'], _user(d, host_vars, fallbacks)) for d in sorted(DAEMONS, key=lambda d: d['order'])
+                if d.get('principal') not in (None, SPNEGO)]
     rules = []
-    for d in sorted(DAEMONS, key=lambda d: d['order']):
-        if 'principal' not in d or d['principal'] == SPNEGO:
-            continue
-        user = _user(d, host_vars, fallbacks)
-        rule = 'RULE:[2:$1@$0](%s@%s)s/.*/%s/' % (d['principal'], re.escape(realm), user)
-        if rule not in rules:
-            rules.append(rule)
-    for account, user in _client_accounts(host_vars, fallbacks):
-        rule = 'RULE:[2:$1@$0](%s@%s)s/.*/%s/' % (account, re.escape(realm), user)
+    for name, user in services + _client_accounts(host_vars, fallbacks):
+        rule = 'RULE:[2:$1@$0](%s@%s)s/.*/%s/' % (name, re.escape(realm), user)
         if rule not in rules:
             rules.append(rule)
     rules.append('RULE:[1:$1@$0](.*@%s)s/@.*//' % re.escape(realm))
