@@ -112,6 +112,18 @@ ARCH_SUBSTITUTES = {
     },
 }
 
+# libhadoop (lib/native/libhadoop.so): Apache publishes it only inside its binary tarball, which this build cannot
+# reach. The Trino project's io.trino.hadoop:hadoop-apache jar carries libhadoop built from Apache Hadoop's own native
+# sources (hadoop-common's NativeIO, CRC32, the codecs' JNI glue; it links only libc and dlopens zlib, zstd, OpenSSL),
+# under nativelib/<OS>-<CPU>/, with Hadoop's JNI symbol names. Per Hadoop release line: (group, artifact, version) and
+# the member per --arch. Hadoop's Java side looks the functions up by name, so a library of the same line serves
+# every patch release of it; a line without an entry gets no lib/native (the pure-Java code paths, `hadoop checknative`
+# says so, and the roles keep short-circuit reads, locked memory and Kerberos secure mode on YARN off).
+NATIVE_HADOOP = {
+    "3.3": (("io.trino.hadoop", "hadoop-apache", "3.3.5-3"),
+            {"x86_64": "nativelib/Linux-amd64/libhadoop.so", "aarch64": "nativelib/Linux-aarch64/libhadoop.so"}),
+}
+
 # Fixed modification time of every entry (2024-01-01T00:00:00Z), so rebuilds are byte-identical.
 # Not 0: zip, which Spark's spark.yarn.archive needs, cannot store times before 1980.
 ENTRY_MTIME = 1704067200
@@ -157,6 +169,16 @@ def substitute_artifacts(layout, arch, fetched):
             swaps.append("%s:%s:%s -> %s (%s)" % (art.group, art.artifact, art.version, ":".join(repl), target))
         out[target] = sorted(new, key=jar_file_name)
     return out, sorted(swaps)
+
+
+def native_hadoop_source(version, arch, wanted=True):
+    """(group, artifact, version) and the member holding libhadoop for a Hadoop release and CPU; None when the
+    build leaves lib/native out (not wanted, or no source for that release line)."""
+    line = ".".join(version.split(".")[:2])
+    if not wanted or line not in NATIVE_HADOOP:
+        return None
+    coordinates, members = NATIVE_HADOOP[line]
+    return coordinates, members[arch]
 
 
 def spark_tarball_name(version):
@@ -647,8 +669,9 @@ in bin/ and libexec/ and the files in etc/hadoop are NOT Apache's: they were wri
 bigdata.spark (tools/dist/hadoop in the collection) and support the subcommands its roles and
 users need. Every daemon runs in the foreground; there are no sbin/start-*.sh scripts.
 
-Not included: lib/native (libhadoop; the pure-Java code paths are used, `hadoop checknative`
-says so), the HDFS NFS gateway, router-based federation, KMS, the timeline service v2, the
+{native}
+
+Not included: the HDFS NFS gateway, router-based federation, KMS, the timeline service v2, the
 cloud connectors and the documentation.
 
 Built for: {arch}. Jars: {jar_count}. Built by tools/build_dist.py.
@@ -658,11 +681,13 @@ Built for: {arch}. Jars: {jar_count}. Built by tools/build_dist.py.
 def build_hadoop(args, mvn, work):
     name = hadoop_tarball_name(args.hadoop_version, args.arch)
     tarball = os.path.join(args.out, name)
+    native = native_hadoop_source(args.hadoop_version, args.arch, args.libhadoop)
     inputs = {
         "kind": "hadoop",
         "hadoop_version": args.hadoop_version,
         "arch": args.arch,
         "substitutes": sorted(":".join(v) for v in ARCH_SUBSTITUTES.get(args.arch, {}).values()),
+        "libhadoop": ":".join(native[0]) if native else "none",
         "maven_repo": args.maven_repo or "default",
         "builder": builder_digest(),
     }
@@ -683,6 +708,19 @@ def build_hadoop(args, mvn, work):
     common = [a for a in layers[0][1] if a.artifact == "hadoop-common" and not a.classifier]
     if not hdfs_tests or not common:
         raise BuildError("hadoop-hdfs:tests or hadoop-common did not resolve")
+    libhadoop = None
+    if native:
+        coordinates, member = native
+        try:
+            libhadoop = zip_member(mvn.fetch_jar(*coordinates), member)
+        except KeyError:
+            raise BuildError("%s has no %s" % (":".join(coordinates), member))
+        native_text = ("lib/native/libhadoop.so: Apache Hadoop's native library (NativeIO, CRC32, the codecs' JNI\n"
+                       "glue), built from Apache's sources by the Trino project and taken unchanged from\n"
+                       "%s (%s)." % (":".join(coordinates), member))
+    else:
+        native_text = ("Not included: lib/native (libhadoop); the pure-Java code paths are used, and\n"
+                       "`hadoop checknative` says so.")
 
     top = "hadoop-%s" % args.hadoop_version
     jar_count = sum(len(v) for v in layout.values())
@@ -704,10 +742,12 @@ def build_hadoop(args, mvn, work):
             for info in sorted(z.infolist(), key=lambda i: i.filename):
                 if info.filename.startswith("webapps/") and not info.is_dir():
                     writer.add_bytes("%s/share/hadoop/hdfs/%s" % (top, info.filename), z.read(info))
+        if libhadoop:
+            writer.add_bytes("%s/lib/native/libhadoop.so" % top, libhadoop, mode=0o755)
         writer.add_bytes("%s/LICENSE.txt" % top, zip_member(common[0].path, "META-INF/LICENSE.txt"))
         writer.add_bytes("%s/NOTICE.txt" % top, zip_member(common[0].path, "META-INF/NOTICE.txt"))
         writer.add_bytes("%s/README.txt" % top, HADOOP_README.format(
-            version=args.hadoop_version, arch=args.arch, jar_count=jar_count).encode())
+            version=args.hadoop_version, arch=args.arch, jar_count=jar_count, native=native_text).encode())
         writer.close()
     except BaseException:
         writer.abort()
@@ -1021,8 +1061,10 @@ def parse_args(argv=None):
                    help="pyspark sdist to use (default: pip download into the cache)")
     p.add_argument("--arch", default="x86_64", choices=ARCHES,
                    help="target CPU: names the Hadoop tarball (hadoop-V-aarch64.tar.gz) and swaps the jars "
-                        "whose native code differs (aarch64: org.openlabtesting leveldbjni-all); libhadoop is "
-                        "not on Maven")
+                        "whose native code differs (aarch64: org.openlabtesting leveldbjni-all) and picks that "
+                        "CPU's libhadoop")
+    p.add_argument("--no-libhadoop", dest="libhadoop", action="store_false",
+                   help="leave lib/native out of the Hadoop tarball (the pure-Java code paths; see NATIVE_HADOOP)")
     p.add_argument("--only", choices=("hadoop", "spark", "zookeeper"), help="build only this distribution")
     return p.parse_args(argv)
 

@@ -167,10 +167,11 @@ def test_spark_reads_and_writes_the_shared_file_system():
     assert answer == str(sum(range(1, 1001))), answer
 
 
-def test_lazy_persist_without_libhadoop_falls_back_to_disk():
+def test_lazy_persist_goes_to_the_ram_disk_or_falls_back_to_disk():
     # LAZY_PERSIST writes its first replica to RAM_DISK only when the DataNode can account it as locked memory
-    # (dfs.datanode.max.locked.memory > 0), which needs libhadoop; the lab's release has none (docs/storage.md). The
-    # file is then written to DISK, and the DataNode counts the fallback.
+    # (dfs.datanode.max.locked.memory > 0), which needs libhadoop and a memlock limit systemd can grant; the lab's
+    # containers get 8 MB and no CAP_SYS_RESOURCE from podman here (docs/storage.md). The file is then written to
+    # DISK, and the DataNode counts the fallback.
     writer = TIERED[-1]
     conf = _shell(writer, "cat /etc/hadoop/conf/hdfs-site.xml")
     native = "dfs.datanode.max.locked.memory" in conf

@@ -244,3 +244,18 @@ def test_substitute_artifacts_errors():
         bd.substitute_artifacts(_layout_with_leveldb(), "aarch64", {})
     with pytest.raises(bd.BuildError, match="unknown --arch 'ppc64le'"):
         bd.substitute_artifacts(_layout_with_leveldb(), "ppc64le", {})
+
+
+@pytest.mark.parametrize("version, arch, member", [
+    ("3.3.6", "x86_64", "nativelib/Linux-amd64/libhadoop.so"),
+    ("3.3.5", "aarch64", "nativelib/Linux-aarch64/libhadoop.so"),
+])
+def test_native_hadoop_source_per_line_and_cpu(version, arch, member):
+    coordinates, got = bd.native_hadoop_source(version, arch)
+    assert coordinates == ("io.trino.hadoop", "hadoop-apache", "3.3.5-3")
+    assert got == member
+
+
+def test_native_hadoop_source_none_for_other_lines_or_when_refused():
+    assert bd.native_hadoop_source("3.4.2", "x86_64") is None
+    assert bd.native_hadoop_source("3.3.6", "x86_64", wanted=False) is None
