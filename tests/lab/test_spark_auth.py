@@ -119,11 +119,21 @@ def test_a_job_without_the_secret_is_refused_by_the_shuffle_service(runs):
     # (The answer's line itself: a Python traceback quotes the job's print statement.)
     assert code != 0 and not ANSWER.search(out), out[-3000:]
     app = _app_id(out)
-    # The executor's own words, from the application's aggregated logs (they land in HDFS once the containers end).
-    logs = _shell(_master(), "for i in $(seq 30); do out=$(runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf "
-                  "/opt/hadoop/current/bin/yarn logs -applicationId %s 2>/dev/null); "
-                  "echo \"$out\" | grep -q 'Unable to register with external shuffle server' && break; sleep 2; done; "
-                  "echo \"$out\" | grep -A3 'Unable to register with external shuffle server' | head -20" % app)
+    yarn_site = _shell(_master(), "cat /etc/hadoop/conf/yarn-site.xml")
+    if re.search(r"<name>yarn.log-aggregation-enable</name>\s*<value>false</value>", yarn_site):
+        # Secure mode keeps the containers' logs on the nodes (roles/yarn/vars/main.yml): each NodeManager's
+        # yarn.nodemanager.log-dirs, read where they are.
+        dirs = re.search(r"<name>yarn.nodemanager.log-dirs</name>\s*<value>([^<]+)</value>", yarn_site).group(1)
+        logs = "".join(_shell(host, "grep -rhs -A3 'Unable to register with external shuffle server' %s | head -20; true"
+                              % " ".join("%s/%s" % (d, app) for d in dirs.split(",")))
+                       for host in sorted(GROUPS["nodemanagers"]))
+    else:
+        # The executor's own words, from the application's aggregated logs (they land in HDFS once the containers
+        # end).
+        logs = _shell(_master(), "for i in $(seq 30); do out=$(runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf "
+                      "/opt/hadoop/current/bin/yarn logs -applicationId %s 2>/dev/null); "
+                      "echo \"$out\" | grep -q 'Unable to register with external shuffle server' && break; sleep 2; done; "
+                      "echo \"$out\" | grep -A3 'Unable to register with external shuffle server' | head -20" % app)
     assert "Unable to register with external shuffle server" in logs, (out[-3000:], logs)
     # The shuffle service's side: it expected the authentication handshake and got a plain request.
     assert "does not have SASL enabled" in logs, logs
