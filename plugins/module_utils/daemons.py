@@ -992,7 +992,7 @@ def status_rows(host, address, status, entries, answers):
                 health = 'ok' if said == wanted else 'no %s to %s' % (wanted, word)
             elif entry.get('health'):
                 code = (health_of.get(unit) or {}).get('status', -1)
-                health = 'ok' if code == 200 else ('no answer' if code in (None, -1, 0) else 'HTTP %s' % code)
+                health = 'ok' if code == 200 else ('no answer' if code in (None, -1) else 'HTTP %s' % code)
             else:
                 health = 'ok (port open)' if (ports.get(unit) or {}).get('rc') == 0 else 'port %s closed' % entry['port']
             probe = entry.get('state_probe')
