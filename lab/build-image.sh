@@ -22,7 +22,7 @@ mirror=${LAB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the roles and tests need inside a node. The JDK is baked in because the nodes have no route out.
 packages=(systemd systemd-sysv dbus python3 python3-apt openjdk-17-jdk-headless procps iproute2
   iputils-ping fio iperf3 curl ca-certificates acl sudo zip unzip netcat-openbsd less kmod openssh-server
-  krb5-user krb5-kdc krb5-admin-server)
+  krb5-user krb5-kdc krb5-admin-server python3-gssapi)
 recipe=$(printf '%s\n' "$arch" "${packages[@]}" "$(sha256sum "$0" | cut -c1-16)" | sha256sum | cut -c1-12)
 image=localhost/bigdata-lab-base:bookworm-$arch-$recipe
 if $print; then echo "$image"; exit 0; fi

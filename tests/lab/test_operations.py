@@ -175,5 +175,13 @@ def test_collect_logs_gathers_and_masks(tmp_path):
     assert all(p.stat().st_size <= 2 * 1048576 for p in files if "/logs/" in str(p))
     dumps = [p for p in files if p.name == "hadoop-hdfs-namenode.threads"]
     assert len(dumps) == len(GROUPS["namenode"]) and all("java.lang.Thread.State" in text[p] for p in dumps)
+    # With log aggregation on, `yarn logs` wrote <app>.log; with it off (secure mode) the nodes' own container logs
+    # are in the hosts' yarn-apps/<app>/<container>/ (as the cluster's yarn-site.xml says).
+    yarn_site = lab_run.shell(INVENTORY, master, "cat /etc/hadoop/conf/yarn-site.xml")
     app_logs = list(out.rglob("%s.log" % app))
-    assert app_logs and "Container: container_" in app_logs[0].read_text(errors="replace")
+    local = [p for p in files if "/yarn-apps/%s/container_" % app in str(p)]
+    if re.search(r"<name>yarn.log-aggregation-enable</name>\s*<value>false</value>", yarn_site):
+        assert not app_logs and local, sorted(str(p) for p in files if "yarn-apps" in str(p))
+        assert [p for p in local if p.name in ("stderr", "stdout", "syslog") and p.stat().st_size > 0], local
+    else:
+        assert app_logs and "Container: container_" in app_logs[0].read_text(errors="replace")
