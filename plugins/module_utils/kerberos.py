@@ -65,6 +65,10 @@ def secure_mode_problems(value, groups):
     protection = value('hadoop_rpc_protection', 'authentication')
     if protection not in RPC_PROTECTIONS:
         out.append('hadoop_rpc_protection: one of %s is required; got %r' % (', '.join(RPC_PROTECTIONS), protection))
+    renew = value('hadoop_delegation_token_renew_interval', 86400)
+    if isinstance(renew, bool) or not str(renew).strip().isdigit() or not 60 <= int(str(renew).strip()) <= 7 * 86400:
+        out.append('hadoop_delegation_token_renew_interval: whole seconds from 60 to 604800 (7 days, the tokens\' '
+                   'longest life) are allowed; got %r' % (renew,))
     keytab_dir = value('hadoop_keytab_dir', '')
     if not isinstance(keytab_dir, str) or not posixpath.isabs(keytab_dir):
         out.append('hadoop_keytab_dir: an absolute directory such as /etc/security/keytabs is required; got %r'

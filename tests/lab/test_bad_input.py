@@ -141,6 +141,9 @@ CASES = {
                              "hadoop_kerberos_enabled: true needs hadoop_tls_enabled: true"),
     "rpc-protection-unknown": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_rpc_protection": "secret"},
                                "hadoop_rpc_protection: one of authentication, integrity, privacy is required"),
+    "token-renew-interval-too-short": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True,
+                                        "hadoop_delegation_token_renew_interval": 30},
+                                       "hadoop_delegation_token_renew_interval: whole seconds from 60 to 604800"),
     # the remote shuffle services (docs/shuffle.md)
     "rss-without-coordinators": ({"spark_remote_shuffle": "uniffle"},
                                  "spark_remote_shuffle: uniffle needs its coordinators: hosts in the inventory group 'uniffle_coordinators'"),

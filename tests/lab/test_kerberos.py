@@ -164,3 +164,83 @@ def test_keytabs_are_their_services_alone_and_the_accounts_keep_tickets():
         assert {"hdfs", "spark", "root"} <= set(tickets), (host, got["tickets"])
         assert all(re.match(r"^\S+/\S+@\S+$", p) for p in tickets.values()), (host, tickets)
         assert got["timer"].strip() == "active", (host, got["timer"])
+
+
+# The application of the renewal test, in client mode: an HDFS write, a stage whose tasks sleep past the first token
+# renewal, then the executors read the files back and the driver writes the sum (new connections to the NameNode and
+# the DataNodes, authenticated by the renewed tokens).
+RENEW_JOB = """import os
+import sys
+import time
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+sc = spark.sparkContext
+path, n, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+start = time.time()
+sc.parallelize(range(1, n + 1), 4).saveAsTextFile(path + "/in")
+sc.parallelize(range(2), 2).map(lambda i: time.sleep(seconds) or i).count()
+total = sc.textFile(path + "/in").map(int).sum()
+sc.parallelize([total], 1).saveAsTextFile(path + "/out")
+os.write(1, (chr(10) + "renew_job total=%d seconds=%d" % (total, time.time() - start) + chr(10)).encode())
+spark.stop()
+"""
+
+
+def test_a_spark_job_with_a_keytab_runs_past_its_ticket_and_renews_its_tokens():
+    """Submission with a keytab (spark-submit --principal/--keytab) for applications that outlive their tickets and
+    tokens. The principal gets 60-second tickets (set for the test), the NameNode's tokens live
+    hadoop_delegation_token_renew_interval (lab_prod.yml: a few minutes), and Spark logs in again from the keytab and
+    gets new tokens at 75 % of that: the job runs past both its first ticket and its first tokens' renewal, and its
+    executors read HDFS after it."""
+    hv = _settings()
+    interval = int(hv.get("hadoop_delegation_token_renew_interval") or DEFAULTS["hadoop_delegation_token_renew_interval"])
+    if interval > 300:
+        pytest.skip("hadoop_delegation_token_renew_interval is %d s: a renewal inside the test needs 300 s or less" % interval)
+    master, kdc = _master(), sorted(GROUPS["kdc"])[0]
+    realm = hv.get("hadoop_kerberos_realm") or DEFAULTS["hadoop_kerberos_realm"]
+    # A one-part principal maps to its own name (auth_to_local): spark, whose HDFS home the staging directory uses.
+    user = "spark@%s" % realm
+    keytab = "/tmp/bigdata-renew.keytab"
+    made = _script(kdc, "kadmin.local -q 'delprinc -force %s' >/dev/null 2>&1; "
+                        "kadmin.local -q 'addprinc -randkey -maxlife \"60 seconds\" -maxrenewlife \"60 seconds\" %s' >/dev/null 2>&1; "
+                        "rm -f /tmp/r.keytab; kadmin.local -q 'ktadd -norandkey -k /tmp/r.keytab %s' >/dev/null "
+                        "&& base64 -w0 /tmp/r.keytab; rm -f /tmp/r.keytab" % (user, user, user))
+    hdfs = "runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs" % HADOOP
+    path = "/user/spark/bigdata-renew"
+    n = 1000
+    try:
+        text = _script(master, "\n".join([
+            "echo %s | base64 -d > %s && chown spark %s && chmod 0400 %s" % (made.strip().split()[-1], keytab, keytab, keytab),
+            "cat > /tmp/bigdata-renew-job.py <<'EOF'\n%sEOF" % RENEW_JOB,
+            "chmod 0644 /tmp/bigdata-renew-job.py",
+            "%s dfs -rm -r -f -skipTrash %s >/dev/null 2>&1" % (hdfs, path),
+            # The ticket the principal gets: its lifetime, in seconds.
+            "echo '@@@ ticket'; runuser -u spark -- env KRB5CCNAME=FILE:/tmp/bigdata-renew-cc sh -c 'kinit -kt %s %s && "
+            "klist' 2>&1; rm -f /tmp/bigdata-renew-cc" % (keytab, user),
+            # No credential cache: the keytab alone.
+            "echo '@@@ job'; cd /tmp && timeout 900 runuser -u spark -- env KRB5CCNAME=FILE:/tmp/bigdata-renew-none "
+            "HADOOP_CONF_DIR=/etc/hadoop/conf SPARK_CONF_DIR=/etc/spark/conf /opt/spark/current/bin/spark-submit "
+            "--master yarn --deploy-mode client --name bigdata-renew --principal %s --keytab %s "
+            "--conf spark.executor.instances=2 --conf spark.dynamicAllocation.enabled=false "
+            "--conf spark.executor.memory=768m --conf spark.executor.cores=1 "
+            "/tmp/bigdata-renew-job.py %s %d %d 2>&1; echo job_rc=$?" % (user, keytab, path, n, int(interval * 0.75) + 30),
+            "echo '@@@ out'; %s dfs -cat %s/out/part-* 2>&1" % (hdfs, path),
+        ]))
+    finally:
+        _script(master, "rm -f %s /tmp/bigdata-renew-job.py; %s dfs -rm -r -f -skipTrash %s >/dev/null 2>&1; true" % (keytab, hdfs, path))
+        _script(kdc, "kadmin.local -q 'delprinc -force %s' >/dev/null 2>&1; true" % user)
+    got = _sections(text)
+    # The ticket lives 60 s: "MM/DD/YY HH:MM:SS  MM/DD/YY HH:MM:SS  krbtgt/..." (valid from, expires).
+    times = re.search(r"(\d\d:\d\d:\d\d)\s+\S+\s+(\d\d:\d\d:\d\d)\s+krbtgt/", got["ticket"])
+    assert times, got["ticket"]
+    seconds = [int(h) * 3600 + int(m) * 60 + int(s) for h, m, s in (t.split(":") for t in times.groups())]
+    assert 0 < (seconds[1] - seconds[0]) % 86400 <= 60, got["ticket"]
+    job = got["job"]
+    found = re.search(r"^renew_job total=(\d+) seconds=(\d+)$", job, re.M)
+    assert "job_rc=0" in job and found, job[-4000:]
+    assert int(found.group(1)) == n * (n + 1) // 2 and int(found.group(2)) > max(60, interval * 0.75), found.group(0)
+    assert got["out"].split() == [str(n * (n + 1) // 2)], got["out"]
+    # Spark logged in from the keytab at the start and again at the renewal, and sent the new tokens out.
+    assert job.count("Successfully logged into KDC") >= 2, job[-4000:]
+    assert job.count("Scheduling renewal in") >= 2 and "Updating delegation tokens" in job, job[-4000:]

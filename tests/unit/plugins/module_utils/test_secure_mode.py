@@ -117,6 +117,7 @@ def _problems(**settings):
 
 def test_good_secure_mode_settings_pass():
     assert _problems() == []
+    assert _problems(hadoop_delegation_token_renew_interval=120) == _problems(hadoop_delegation_token_renew_interval="604800") == []
     assert _problems(hadoop_kerberos_enabled=False, hadoop_tls_enabled=False, hadoop_kerberos_realm="") == []
 
 
@@ -126,6 +127,10 @@ def test_good_secure_mode_settings_pass():
     ({"hadoop_tls_enabled": False}, "hadoop_kerberos_enabled: true needs hadoop_tls_enabled: true"),
     ({"hadoop_rpc_protection": "secret"}, "hadoop_rpc_protection: one of authentication, integrity, privacy"),
     ({"hadoop_keytab_dir": "keytabs"}, "hadoop_keytab_dir: an absolute directory"),
+    ({"hadoop_delegation_token_renew_interval": 30}, "hadoop_delegation_token_renew_interval: whole seconds from 60 to 604800"),
+    ({"hadoop_delegation_token_renew_interval": "1d"}, "hadoop_delegation_token_renew_interval: whole seconds"),
+    ({"hadoop_delegation_token_renew_interval": True}, "hadoop_delegation_token_renew_interval: whole seconds"),
+    ({"hadoop_delegation_token_renew_interval": 604801}, "hadoop_delegation_token_renew_interval: whole seconds"),
     ({"kerberos_kdc_enabled": False}, "kerberos_kdc_host: the existing KDC is required"),
 ])
 def test_bad_secure_mode_settings_are_named(settings, words):
