@@ -146,6 +146,10 @@ for layer in "${layers[@]}"; do
     passed=$((passed + 1)); summary+=("layer $layer: passed in ${secs}s")
   else
     failed=$((failed + 1)); summary+=("layer $layer: FAILED (exit $rc) in ${secs}s, log $logdir/$layer.log")
+    # The summary is what a reader of the end of the output sees: the failed tests' names (pytest's short summary
+    # lines) and the last lines of the layer's log, so a failure can be read without the log.
+    mapfile -t -O "${#summary[@]}" summary < <(grep -E '^(FAILED|ERROR) ' "$logdir/$layer.log" 2>/dev/null | head -20 | cut -c1-400 | sed 's/^/    /')
+    mapfile -t -O "${#summary[@]}" summary < <(tail -15 "$logdir/$layer.log" 2>/dev/null | cut -c1-400 | sed 's/^/    | /')
   fi
 done
 echo
