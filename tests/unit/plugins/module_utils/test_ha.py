@@ -60,6 +60,8 @@ def test_yarn_ha_settings():
     assert site["hadoop.zk.address"] == "m1:2181,m2:2181,w1:2181"
     assert site["yarn.resourcemanager.store.class"].endswith("ZKRMStateStore")
     assert site["yarn.resourcemanager.work-preserving-recovery.enabled"] is True
+    # NodeManagers and clients fail over in seconds, not after 30-s sleeps.
+    assert (site["yarn.client.failover-sleep-base-ms"], site["yarn.client.failover-sleep-max-ms"]) == (500, 15000)
     # The single-master keys are removed, not left pointing at one host.
     assert site["yarn.resourcemanager.hostname"] is None and site["yarn.resourcemanager.address"] is None
 
