@@ -28,20 +28,17 @@ if _PARENT not in sys.path:
     sys.path.insert(0, _PARENT)
 
 
-# Hypothesis runs the same way everywhere: with its own "ci" settings (fixed examples, no database, no too_slow
-# health check, no deadline), whether or not the environment has CI set. Hypothesis loads those by itself only when
+# Hypothesis runs the same way everywhere: with its own "ci" profile (fixed examples, no database, no too_slow health
+# check, no deadline), whether or not the environment has CI set. Hypothesis loads that profile by itself only when
 # CI is set; without it a run drew new random examples and failed the too_slow health check when examples took
 # long to make, which they do in the test command, where the unit layer runs at nice 10 beside the labs
 # (tests/run-all.sh). To look for new counterexamples by hand: pytest --hypothesis-profile=explore tests/unit
-# (random examples; --hypothesis-seed=N repeats one run).
-from hypothesis import HealthCheck, settings  # noqa: E402
+# (the same settings with random examples; --hypothesis-seed=N repeats one run).
+from hypothesis import settings  # noqa: E402
 
-settings.register_profile('bigdata', derandomize=True, deadline=None, database=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile('explore', deadline=None, database=None, print_blob=True,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile('explore', settings.get_profile('ci'), derandomize=False)
 
 
 def pytest_configure(config):
     if not config.getoption('hypothesis_profile', default=None):
-        settings.load_profile('bigdata')
+        settings.load_profile('ci')
