@@ -166,9 +166,10 @@ def test_keytabs_are_their_services_alone_and_the_accounts_keep_tickets():
         assert got["timer"].strip() == "active", (host, got["timer"])
 
 
-# The application of the renewal test, in client mode: an HDFS write, a stage whose tasks sleep past the first token
-# renewal, then the executors read the files back and the driver writes the sum (new connections to the NameNode and
-# the DataNodes, authenticated by the renewed tokens).
+# The application of the renewal tests: an HDFS write, a stage whose tasks sleep past the first token renewal, then
+# the executors read the files back and the driver writes the sum (new connections to the NameNode and the DataNodes,
+# authenticated by the renewed tokens). The driver prints its line on stdout: the client's in client mode, the
+# ApplicationMaster container's in cluster mode.
 RENEW_JOB = """import os
 import sys
 import time
@@ -185,14 +186,32 @@ sc.parallelize([total], 1).saveAsTextFile(path + "/out")
 os.write(1, (chr(10) + "renew_job total=%d seconds=%d" % (total, time.time() - start) + chr(10)).encode())
 spark.stop()
 """
+MODES = ("client", "cluster")
 
 
-def test_a_spark_job_with_a_keytab_runs_past_its_ticket_and_renews_its_tokens():
+def _am_logs(app):
+    """The ApplicationMaster container's stdout and stderr of a YARN application (the driver's, in cluster mode), from
+    the NodeManager that ran it: secure mode keeps container logs on the nodes (no log aggregation without
+    container-executor, docs/security.md), under yarn.nodemanager.log-dirs."""
+    script = ("dirs=$(python3 -c \"import sys, xml.etree.ElementTree as E; "
+              "print(' '.join(p.findtext('value').replace(',', ' ') for p in E.parse('/etc/hadoop/conf/yarn-site.xml').iter('property') "
+              "if p.findtext('name') == 'yarn.nodemanager.log-dirs'))\"); "
+              "for d in $dirs; do for f in $d/%s/container_*_01_000001/stdout $d/%s/container_*_01_000001/stderr; do "
+              "[ -f \"$f\" ] && echo \"@@@ $(basename $f)\" && cat \"$f\"; done; done; true" % (app, app))
+    found = {}
+    for host in sorted(GROUPS.get("nodemanagers", {})):
+        found.update(_sections(_script(host, script)))
+    return found
+
+
+def test_spark_jobs_with_a_keytab_run_past_their_ticket_and_renew_their_tokens_in_client_and_cluster_mode():
     """Submission with a keytab (spark-submit --principal/--keytab) for applications that outlive their tickets and
-    tokens. The principal gets 60-second tickets (set for the test), the NameNode's tokens live
-    hadoop_delegation_token_renew_interval (lab_prod.yml: a few minutes), and Spark logs in again from the keytab and
-    gets new tokens at 75 % of that: the job runs past both its first ticket and its first tokens' renewal, and its
-    executors read HDFS after it."""
+    tokens, in both deploy modes at once: in client mode the driver on the submitting host logs in from the keytab; in
+    cluster mode spark-submit ships the keytab through the application's staging directory and the driver in the
+    ApplicationMaster logs in from it. The principal gets 60-second tickets (set for the test), the NameNode's tokens
+    live hadoop_delegation_token_renew_interval (lab_prod.yml: a few minutes), and Spark logs in again from the keytab
+    and gets new tokens at 75 % of that: each job runs past both its first ticket and its first tokens' renewal, and
+    its executors read HDFS after it."""
     hv = _settings()
     interval = int(hv.get("hadoop_delegation_token_renew_interval") or DEFAULTS["hadoop_delegation_token_renew_interval"])
     if interval > 300:
@@ -209,26 +228,29 @@ def test_a_spark_job_with_a_keytab_runs_past_its_ticket_and_renews_its_tokens():
     hdfs = "runuser -u spark -- env HADOOP_CONF_DIR=/etc/hadoop/conf %s/hdfs" % HADOOP
     path = "/user/spark/bigdata-renew"
     n = 1000
+    # No credential cache: the keytab alone. Both jobs at once (their tasks sleep side by side).
+    submit = ("cd /tmp && timeout 900 runuser -u spark -- env KRB5CCNAME=FILE:/tmp/bigdata-renew-none "
+              "HADOOP_CONF_DIR=/etc/hadoop/conf SPARK_CONF_DIR=/etc/spark/conf /opt/spark/current/bin/spark-submit "
+              "--master yarn --deploy-mode {mode} --name bigdata-renew-{mode} --principal %s --keytab %s "
+              "--conf spark.executor.instances=2 --conf spark.dynamicAllocation.enabled=false "
+              "--conf spark.executor.memory=768m --conf spark.executor.cores=1 --conf spark.driver.memory=768m "
+              "/tmp/bigdata-renew-job.py %s-{mode} %d %d > /tmp/bigdata-renew-{mode}.out 2>&1; "
+              "echo job_rc=$? >> /tmp/bigdata-renew-{mode}.out" % (user, keytab, path, n, int(interval * 0.75) + 30))
     try:
         text = _script(master, "\n".join([
             "echo %s | base64 -d > %s && chown spark %s && chmod 0400 %s" % (made.strip().split()[-1], keytab, keytab, keytab),
             "cat > /tmp/bigdata-renew-job.py <<'EOF'\n%sEOF" % RENEW_JOB,
             "chmod 0644 /tmp/bigdata-renew-job.py",
-            "%s dfs -rm -r -f -skipTrash %s >/dev/null 2>&1" % (hdfs, path),
+            "%s dfs -rm -r -f -skipTrash %s-client %s-cluster >/dev/null 2>&1" % (hdfs, path, path),
             # The ticket the principal gets: its lifetime, in seconds.
             "echo '@@@ ticket'; runuser -u spark -- env KRB5CCNAME=FILE:/tmp/bigdata-renew-cc sh -c 'kinit -kt %s %s && "
             "klist' 2>&1; rm -f /tmp/bigdata-renew-cc" % (keytab, user),
-            # No credential cache: the keytab alone.
-            "echo '@@@ job'; cd /tmp && timeout 900 runuser -u spark -- env KRB5CCNAME=FILE:/tmp/bigdata-renew-none "
-            "HADOOP_CONF_DIR=/etc/hadoop/conf SPARK_CONF_DIR=/etc/spark/conf /opt/spark/current/bin/spark-submit "
-            "--master yarn --deploy-mode client --name bigdata-renew --principal %s --keytab %s "
-            "--conf spark.executor.instances=2 --conf spark.dynamicAllocation.enabled=false "
-            "--conf spark.executor.memory=768m --conf spark.executor.cores=1 "
-            "/tmp/bigdata-renew-job.py %s %d %d 2>&1; echo job_rc=$?" % (user, keytab, path, n, int(interval * 0.75) + 30),
-            "echo '@@@ out'; %s dfs -cat %s/out/part-* 2>&1" % (hdfs, path),
-        ]))
+            "(%s) & %s; wait" % (submit.format(mode="cluster"), submit.format(mode="client"))]
+            + ["echo '@@@ %s'; cat /tmp/bigdata-renew-%s.out; echo '@@@ %s-out'; %s dfs -cat %s-%s/out/part-* 2>&1"
+               % (mode, mode, mode, hdfs, path, mode) for mode in MODES]))
     finally:
-        _script(master, "rm -f %s /tmp/bigdata-renew-job.py; %s dfs -rm -r -f -skipTrash %s >/dev/null 2>&1; true" % (keytab, hdfs, path))
+        _script(master, "rm -f %s /tmp/bigdata-renew-job.py /tmp/bigdata-renew-*.out; %s dfs -rm -r -f -skipTrash %s-client %s-cluster "
+                        ">/dev/null 2>&1; true" % (keytab, hdfs, path, path))
         _script(kdc, "kadmin.local -q 'delprinc -force %s' >/dev/null 2>&1; true" % user)
     got = _sections(text)
     # The ticket lives 60 s: "MM/DD/YY HH:MM:SS  MM/DD/YY HH:MM:SS  krbtgt/..." (valid from, expires).
@@ -236,11 +258,21 @@ def test_a_spark_job_with_a_keytab_runs_past_its_ticket_and_renews_its_tokens():
     assert times, got["ticket"]
     seconds = [int(h) * 3600 + int(m) * 60 + int(s) for h, m, s in (t.split(":") for t in times.groups())]
     assert 0 < (seconds[1] - seconds[0]) % 86400 <= 60, got["ticket"]
-    job = got["job"]
-    found = re.search(r"^renew_job total=(\d+) seconds=(\d+)$", job, re.M)
-    assert "job_rc=0" in job and found, job[-4000:]
-    assert int(found.group(1)) == n * (n + 1) // 2 and int(found.group(2)) > max(60, interval * 0.75), found.group(0)
-    assert got["out"].split() == [str(n * (n + 1) // 2)], got["out"]
-    # Spark logged in from the keytab at the start and again at the renewal, and sent the new tokens out.
-    assert job.count("Successfully logged into KDC") >= 2, job[-4000:]
-    assert job.count("Scheduling renewal in") >= 2 and "Updating delegation tokens" in job, job[-4000:]
+    for mode in MODES:
+        client = got[mode]
+        assert "job_rc=0" in client, (mode, client[-4000:])
+        if mode == "client":
+            driver = client
+        else:
+            app = re.search(r"application_\d+_\d+", client)
+            assert app, client[-4000:]
+            logs = _am_logs(app.group(0))
+            assert "stdout" in logs and "stderr" in logs, (app.group(0), sorted(logs))
+            driver = logs["stdout"] + logs["stderr"]
+        found = re.search(r"^renew_job total=(\d+) seconds=(\d+)$", driver, re.M)
+        assert found, (mode, driver[-4000:])
+        assert int(found.group(1)) == n * (n + 1) // 2 and int(found.group(2)) > max(60, interval * 0.75), (mode, found.group(0))
+        assert got[mode + "-out"].split() == [str(n * (n + 1) // 2)], (mode, got[mode + "-out"])
+        # The driver logged in from the keytab at the start and again at the renewal, and sent the new tokens out.
+        assert driver.count("Successfully logged into KDC") >= 2, (mode, driver[-4000:])
+        assert driver.count("Scheduling renewal in") >= 2 and "Updating delegation tokens" in driver, (mode, driver[-4000:])
