@@ -81,15 +81,23 @@ def next_worker(groups):
     return name, "%s-worker%d" % (name, max(numbers, default=0) + 1)
 
 
+# The groups a worker of the lab is in that every worker is in: the workers' daemons, and the settings of the lab's
+# shape (lab_prod: inventories/lab/group_vars/lab_prod.yml, TLS, tiers, secure mode...). Not the quorums and masters
+# (zookeeper, journalnodes, kms...) the last worker may also hold.
+WORKER_GROUPS = ("hadoop", "workers", "datanodes", "nodemanagers", "lab_prod")
+
+
 def scaleout_inventory(groups, new, address):
-    """The inventory file that adds `new` (at `address`) to the groups of the lab's last worker that every worker is
-    in (workers, datanodes, nodemanagers, hadoop), with that worker's connection variables."""
+    """The inventory file that adds `new` (at `address`) to the groups of WORKER_GROUPS the lab's last worker is in,
+    with that worker's connection variables. (make lab-prod's inventory makes lab_prod of the workers' group;
+    molecule's lists its hosts, so a worker added there must be put in it, or it would run without the shape's
+    settings: plain HTTP and simple authentication beside TLS and Kerberos.)"""
     worker = sorted(h for h in groups.get("workers", {}) if "-worker" in h)[-1]
     variables = dict(groups["workers"][worker])
     variables["ansible_host"] = address
     if "bigdata_lab_ip" in variables:
         variables["bigdata_lab_ip"] = address
-    names = [g for g in ("hadoop", "workers", "datanodes", "nodemanagers") if worker in groups.get(g, {})]
+    names = [g for g in WORKER_GROUPS if worker in groups.get(g, {})]
     children = dict((g, {"hosts": {new: dict(variables) if g == "workers" else None}}) for g in names)
     return {"all": {"children": children}}
 
