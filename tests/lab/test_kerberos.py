@@ -193,7 +193,7 @@ def _am_logs(app):
     """The ApplicationMaster container's stdout and stderr of a YARN application (the driver's, in cluster mode), from
     the NodeManager that ran it: secure mode keeps container logs on the nodes (no log aggregation without
     container-executor, docs/security.md), under yarn.nodemanager.log-dirs."""
-    script = ("dirs=$(python3 -c \"import sys, xml.etree.ElementTree as E; "
+    script = ("dirs=$(python3 -c \"import xml.etree.ElementTree as E; "
               "print(' '.join(p.findtext('value').replace(',', ' ') for p in E.parse('/etc/hadoop/conf/yarn-site.xml').iter('property') "
               "if p.findtext('name') == 'yarn.nodemanager.log-dirs'))\"); "
               "for d in $dirs; do for f in $d/%s/container_*_01_000001/stdout $d/%s/container_*_01_000001/stderr; do "
