@@ -151,6 +151,12 @@ for layer in "${layers[@]}"; do
     # lines) and the last lines of the layer's log, so a failure can be read without the log.
     mapfile -t -O "${#summary[@]}" summary < <(grep -E '^(FAILED|ERROR) ' "$logdir/$layer.log" 2>/dev/null | head -20 | cut -c1-400 | sed 's/^/    /')
     mapfile -t -O "${#summary[@]}" summary < <(tail -15 "$logdir/$layer.log" 2>/dev/null | cut -c1-400 | sed 's/^/    | /')
+    # A molecule scenario's log ends with its recap and destroy step: the failed task and why, from its middle.
+    if [ "$layer" = molecule ]; then
+      for log in "$logdir"/molecule-*.log; do
+        mapfile -t -O "${#summary[@]}" summary < <(python3 tools/failure_digest.py "$log" 2>&1 | sed "s/^/    $(basename "$log" .log): /")
+      done
+    fi
   fi
 done
 echo
