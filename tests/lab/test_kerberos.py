@@ -8,7 +8,8 @@ lab_prod: inventories/lab/group_vars/lab_prod.yml turns it on with the lab's KDC
 An intruder is refused: a client without a ticket by HDFS RPC, WebHDFS, the YARN command line and the
 ResourceManager's REST API (the same calls pass with a ticket, so the refusals are Kerberos', not a broken cluster);
 a principal of the realm that is no service's and no user's (intruder/<host>) by the NameNode; an authenticated user
-who is not the HDFS administrator by service-level authorization (HA admin protocol). Each keytab is 0400 and its
+who is not the HDFS administrator by service-level authorization (HA admin protocol). The Spark history server asks
+for a ticket too, and its ACLs keep another user from spark's applications. Each keytab is 0400 and its
 service account's (the SPNEGO keytab 0440 root:hadoop), and each service account keeps a ticket from its keytab. The
 smoke jobs (MapReduce and Spark, client and cluster mode, in the lab's verify step) run as spark with its ticket.
 """
@@ -16,6 +17,7 @@ smoke jobs (MapReduce and Spark, client and cluster mode, in the lab's verify st
 from __future__ import annotations
 
 import base64
+import json
 import os
 import pathlib
 import re
@@ -141,6 +143,52 @@ def test_a_principal_that_is_no_one_and_a_user_who_is_no_admin_are_refused():
         assert "is not authorized for protocol" in got["spark-haadmin"], got["spark-haadmin"][-1500:]
         assert re.search(r"\bactive\b", got["hdfs-haadmin"]) and "not authorized" not in got["hdfs-haadmin"], \
             got["hdfs-haadmin"][-1500:]
+
+
+def test_the_spark_history_server_asks_for_a_ticket_and_shows_an_application_to_its_owner_and_admins_alone():
+    """The history server's UI and REST API behind SPNEGO, with its ACLs (roles/spark): without a ticket 401, but for
+    the static file the health checks ask; spark (an admin) lists the applications and reads one's jobs; a user of the
+    realm (a one-part principal, its own name) is let in and lists them, but may not read an application of spark's
+    (403); a principal that maps to no account is refused."""
+    hv = _settings()
+    host = sorted(GROUPS["spark_history"])[0]
+    kdc = sorted(GROUPS["kdc"])[0]
+    realm = hv.get("hadoop_kerberos_realm") or DEFAULTS["hadoop_kerberos_realm"]
+    url = lab_run.web_url(INVENTORY, host, "spark_history", host)
+    user, intruder = "bigdata-viewer@%s" % realm, "intruder/%s@%s" % (host, realm)
+    made = _script(kdc, "".join("kadmin.local -q 'addprinc -randkey %s' >/dev/null 2>&1; rm -f /tmp/p.keytab; "
+                                "kadmin.local -q 'ktadd -norandkey -k /tmp/p.keytab %s' >/dev/null && echo @@@ %s && "
+                                "base64 -w0 /tmp/p.keytab && echo; rm -f /tmp/p.keytab; " % (p, p, p) for p in (user, intruder)))
+    keytabs = dict((name, body.strip()) for name, body in _sections(made).items())
+    code = "-o /tmp/bigdata-history.out -w 'code=%{http_code}'"
+    steps = ["rm -f /tmp/bigdata-no-ticket",
+             "echo '@@@ none'; %s curl -s %s '%s/api/v1/applications'" % (NO_TICKET, code, url),
+             "echo; echo '@@@ static'; %s curl -s %s '%s/static/spark-logo-77x50px-hd.png'" % (NO_TICKET, code, url),
+             # spark's own ticket (bigdata-kinit keeps it): the applications, and the jobs of the newest of spark's.
+             "echo; echo '@@@ spark-list'; runuser -u spark -- curl -s --negotiate -u : '%s/api/v1/applications?status=completed'"
+             % url]
+    text = _sections(_script(host, "\n".join(steps + ["echo"])))
+    assert "code=401" in text["none"], text["none"]
+    assert "code=200" in text["static"], text["static"]
+    apps = json.loads(text["spark-list"])
+    mine = [a["id"] for a in apps if any(t.get("sparkUser") == "spark" for t in a.get("attempts", []))]
+    assert mine, "no application of spark's in the history server: %s" % text["spark-list"][:1500]
+    jobs = "%s/api/v1/applications/%s/jobs" % (url, mine[0])
+    steps = ["echo '@@@ spark-jobs'; runuser -u spark -- curl -s --negotiate -u : %s '%s'" % (code, jobs)]
+    for name, principal in (("viewer", user), ("intruder", intruder)):
+        steps += ["echo %s | base64 -d > /tmp/bigdata-history.keytab" % keytabs[principal],
+                  "export KRB5CCNAME=FILE:/tmp/bigdata-history-cc; kinit -kt /tmp/bigdata-history.keytab %s" % principal,
+                  "echo; echo '@@@ %s-list'; curl -s --negotiate -u : %s '%s/api/v1/applications'" % (name, code, url),
+                  "echo; echo '@@@ %s-jobs'; curl -s --negotiate -u : %s '%s'" % (name, code, jobs),
+                  "kdestroy; unset KRB5CCNAME; rm -f /tmp/bigdata-history.keytab"]
+    text = _sections(_script(host, "\n".join(steps + ["echo"])))
+    _script(kdc, "".join("kadmin.local -q 'delprinc -force %s' >/dev/null 2>&1; " % p for p in (user, intruder)) + "true")
+    assert "code=200" in text["spark-jobs"], text["spark-jobs"]
+    assert "code=200" in text["viewer-list"], text["viewer-list"]
+    # The ACLs: another user may not read an application of spark's (the API answers 403, Forbidden).
+    assert "code=403" in text["viewer-jobs"], text["viewer-jobs"]
+    # No rule maps intruder/<host> to an account: the filter refuses it (403) before Spark's ACLs.
+    assert re.search(r"code=40[13]", text["intruder-list"]), text["intruder-list"]
 
 
 def test_keytabs_are_their_services_alone_and_the_accounts_keep_tickets():

@@ -91,7 +91,8 @@ def test_filter_reads_only_the_table_variables():
         def get(self, key, default=None):
             assert key in ("hadoop_conf_dir", "hadoop_install_root", "spark_conf_dir", "spark_install_root",
                            "zookeeper_install_root", "zookeeper_conf_dir", "uniffle_install_root", "uniffle_conf_dir",
-                           "celeborn_install_root", "celeborn_conf_dir", "hadoop_tls_enabled", "hadoop_tls_dir") or \
+                           "celeborn_install_root", "celeborn_conf_dir", "hadoop_tls_enabled", "hadoop_tls_dir",
+                           "hadoop_kerberos_enabled") or \
                 key.endswith("_port"), key
             return dict.get(self, key, default)
     assert [x["port"] for x in daemon_table(Lazy(hdfs_datanode_http_port=1022)) if x["name"] == "datanode"] == [1022]
@@ -218,3 +219,16 @@ def test_yarn_health_from_the_resourcemanagers_jmx():
     assert d.yarn_problems(_rm_jmx("standby", 0), 3, True) == []
     assert d.yarn_problems(_rm_jmx("standby", 0), 3)[0].startswith("0 NodeManager(s) RUNNING")
     assert d.rule_state("/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo", _rm_jmx("standby", 0)) == "standby"
+
+
+def test_secure_mode_asks_the_spark_history_server_a_path_its_spnego_filter_lets_through():
+    # Without Kerberos its REST API; in secure mode SPNEGO guards that, and the table, its role's entries and its
+    # restart probe all name the static file instead.
+    plain = dict(spark_history_host="m", inventory_hostname="m", spark_history_enabled=True)
+    secure = dict(plain, hadoop_kerberos_enabled=True)
+    for host_vars, path in ((plain, "/api/v1/version"), (secure, "/static/spark-logo-77x50px-hd.png")):
+        assert [e["health"] for e in d.table(host_vars, DEFAULTS) if e["name"] == "spark_history"] == [path]
+        assert [e["health"] for e in d.role_daemons("spark", host_vars, DEFAULTS) if e["name"] == "spark_history"] == [path]
+    # The others keep their health path in secure mode (their JMX is let through by core-site's whitelist).
+    assert [e["health"] for e in d.table(secure, DEFAULTS) if e["name"] == "namenode"] == \
+        [e["health"] for e in d.table(plain, DEFAULTS) if e["name"] == "namenode"]
