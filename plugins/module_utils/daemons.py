@@ -56,8 +56,8 @@ RSS_LOG_PROPS = (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('l
 #   (roles/hadoop/templates/java-daemon.service.j2); user_var instead of account: the variable of its user;
 #   port_vars: the variables of the ports it listens on (its role waits for each after a start); more_ports:
 #   the other ports it binds (variables, or Hadoop's fixed defaults as numbers; preflight finds them free);
-#   port_var: its HTTP port, health: the HTTP path that answers when it is up (secure_health: the one in secure mode,
-#   when a SPNEGO filter guards the other);
+#   port_var: its HTTP port, health: the HTTP path that answers 200 when it is up (secure_health_codes: the statuses
+#   that count in secure mode, where a SPNEGO filter may answer first);
 #   hadoop_files: the Hadoop configuration files it reads, spark_conf: reads Spark's configuration directory,
 #   spark_release: reads Spark's release (the `current` link); with release_var its own release instead of
 #   Hadoop's, and conf_files: the files of its configuration directory (conf_var) it reads;
@@ -164,9 +164,10 @@ DAEMONS = (
      'class': 'org.apache.spark.deploy.history.HistoryServer', 'args': (),
      'port_vars': ('spark_history_port',), 'more_ports': (),
      'port_var': 'spark_history_port', 'health': '/api/v1/version',
-     # Secure mode puts its UI and REST API behind SPNEGO (roles/spark: the Hadoop authentication filter); the one
-     # path the filter lets through without a ticket is a static file of its UI, so the checks ask that.
-     'secure_health': '/static/spark-logo-77x50px-hd.png',
+     # Secure mode puts its UI and REST API behind SPNEGO (roles/spark: Hadoop's authentication filter), which lets
+     # no path of Spark's through without a ticket (its whitelist takes one-word servlet paths only): there its answer
+     # is 401, Negotiate, which the filter gives only once the server's handlers have started.
+     'secure_health_codes': (200, 401),
      'hadoop_files': ('core-site.xml', 'hdfs-site.xml'), 'spark_conf': True, 'spark_release': True},
     # The ZooKeeper ensemble (NameNode and ResourceManager HA): restarted before the NameNode (order 5), one host at a
     # time. No HTTP health path: it is up when the client port answers the four-letter word `ruok` with `imok`
@@ -341,12 +342,12 @@ def _scheme(d, host_vars, fallbacks):
     return 'https' if d['port_var'] in TLS_PORTS and tls_on(host_vars, fallbacks) else 'http'
 
 
-def _health(d, host_vars, fallbacks):
-    """A daemon's HTTP health path: in secure mode its secure_health when it has one (what its SPNEGO filter lets
-    through without a ticket), else health."""
-    if d.get('secure_health') and _switch('hadoop_kerberos_enabled', host_vars, fallbacks):
-        return d['secure_health']
-    return d.get('health')
+def _health_codes(d, host_vars, fallbacks):
+    """The HTTP statuses of a daemon's health path that mean it is up: 200, or in secure mode its secure_health_codes
+    when it has them (a SPNEGO filter's 401 to a client without a ticket)."""
+    if d.get('secure_health_codes') and _switch('hadoop_kerberos_enabled', host_vars, fallbacks):
+        return list(d['secure_health_codes'])
+    return [200]
 
 
 def _path(key, host_vars, fallbacks):
@@ -413,7 +414,7 @@ def table(host_vars=None, fallbacks=None):
         entry = _static(d)
         entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
         entry['scheme'] = _scheme(d, host_vars, fallbacks)
-        entry['health'] = _health(d, host_vars, fallbacks)
+        entry['health_codes'] = _health_codes(d, host_vars, fallbacks)
         release = _path(d['release_var'], host_vars, fallbacks) if 'release_var' in d else layout['hadoop_install_root']
         files = ['/etc/systemd/system/%s.service' % d['unit'], release + '/current']
         files += ['%s/%s' % (layout['hadoop_conf_dir'], f) for f in d['hadoop_files']]
@@ -527,7 +528,7 @@ def role_daemons(role, host_vars, fallbacks=None, runtime=None):
         entry['ports'] = _ports(d['port_vars'], host_vars, fallbacks)
         entry['port'] = _ports([d['port_var']], host_vars, fallbacks)[0]
         entry['scheme'] = _scheme(d, host_vars, fallbacks)
-        entry['health'] = _health(d, host_vars, fallbacks)
+        entry['health_codes'] = _health_codes(d, host_vars, fallbacks)
         entry['enabled'] = bool(_runs_here(d, host_vars, fallbacks))
         entry.update(runtime.get(d['name']) or {})
         out.append(entry)
@@ -772,7 +773,7 @@ def restart_rules(host_vars=None, fallbacks=None):
                               % (d['name'], ', '.join(sorted(RESTART_RULES)), rule))
         entry = {'name': d['name'], 'group': d['group'], 'unit': d['unit'], 'rule': rule,
                  'units': [d['unit']] + [w['unit'] for w in ordered if w.get('restart_with') == d['name']],
-                 'probe': d.get('state_probe') or _health(d, host_vars, fallbacks),
+                 'probe': d.get('state_probe') or d.get('health'),
                  'port': _ports([d['port_var']], host_vars, fallbacks)[0],
                  'scheme': _scheme(d, host_vars, fallbacks),
                  'failover_first': bool(d.get('failover_first'))}
@@ -1006,7 +1007,8 @@ def status_rows(host, address, status, entries, answers):
                 health = 'ok' if said == wanted else 'no %s to %s' % (wanted, word)
             elif entry.get('health'):
                 code = (health_of.get(unit) or {}).get('status', -1)
-                health = 'ok' if code == 200 else ('no answer' if code in (None, -1) else 'HTTP %s' % code)
+                health = ('ok' if code in (entry.get('health_codes') or [200])
+                          else ('no answer' if code in (None, -1) else 'HTTP %s' % code))
             else:
                 health = 'ok (port open)' if (ports.get(unit) or {}).get('rc') == 0 else 'port %s closed' % entry['port']
             probe = entry.get('state_probe')

@@ -221,14 +221,19 @@ def test_yarn_health_from_the_resourcemanagers_jmx():
     assert d.rule_state("/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo", _rm_jmx("standby", 0)) == "standby"
 
 
-def test_secure_mode_asks_the_spark_history_server_a_path_its_spnego_filter_lets_through():
-    # Without Kerberos its REST API; in secure mode SPNEGO guards that, and the table, its role's entries and its
-    # restart probe all name the static file instead.
+def test_in_secure_mode_the_spark_history_servers_401_counts_as_its_health():
+    # Without Kerberos its REST API must answer 200; in secure mode SPNEGO answers a client without a ticket first, and
+    # 401 counts too, for the table, its role's entries and the status table. The other daemons keep 200 alone.
     plain = dict(spark_history_host="m", inventory_hostname="m", spark_history_enabled=True)
     secure = dict(plain, hadoop_kerberos_enabled=True)
-    for host_vars, path in ((plain, "/api/v1/version"), (secure, "/static/spark-logo-77x50px-hd.png")):
-        assert [e["health"] for e in d.table(host_vars, DEFAULTS) if e["name"] == "spark_history"] == [path]
-        assert [e["health"] for e in d.role_daemons("spark", host_vars, DEFAULTS) if e["name"] == "spark_history"] == [path]
-    # The others keep their health path in secure mode (their JMX is let through by core-site's whitelist).
-    assert [e["health"] for e in d.table(secure, DEFAULTS) if e["name"] == "namenode"] == \
-        [e["health"] for e in d.table(plain, DEFAULTS) if e["name"] == "namenode"]
+    for host_vars, codes in ((plain, [200]), (secure, [200, 401])):
+        assert [e["health_codes"] for e in d.table(host_vars, DEFAULTS) if e["name"] == "spark_history"] == [codes]
+        assert [e["health_codes"] for e in d.role_daemons("spark", host_vars, DEFAULTS)
+                if e["name"] == "spark_history"] == [codes]
+        assert set(e["health"] for e in d.table(host_vars, DEFAULTS) if e["name"] == "spark_history") == {"/api/v1/version"}
+    assert [e["health_codes"] for e in d.table(secure, DEFAULTS) if e["name"] == "namenode"] == [[200]]
+    entries = [e for e in d.table(secure, DEFAULTS) if e["name"] in ("spark_history", "namenode")]
+    status = [{"unit": e["unit"], "state": "active", "release": "3.3.6", "uptime_s": 60} for e in entries]
+    answers = {"health": [{"item": e, "status": 401} for e in entries]}
+    rows = d.status_rows("m", "m", status, entries, answers)
+    assert dict((r["daemon"], r["health"]) for r in rows) == {"spark_history": "ok", "namenode": "HTTP 401"}
