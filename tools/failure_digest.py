@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # Copyright: bigdata.spark developers
 # Apache License 2.0 (see LICENSE)
 """Why an ansible-playbook run (a molecule scenario's log, time-stamped by tests/run-all.sh) failed, in a few lines.
