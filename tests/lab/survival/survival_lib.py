@@ -36,9 +36,11 @@ SITE = PLAYBOOKS / "site.yml"
 ORDER = ("write", "idempotence", "rerun", "rolling", "scaleout", "jobsurvive", "stopstart", "killdn", "interrupt",
          "upgrade", "rollback", "finalize")
 
-# Extra vars replace the inventory's hdfs_site_overrides whole: the lab's heartbeat recheck (a killed DataNode
-# declared dead in about 50 s) is kept in them.
-RECHECK = {"dfs.namenode.heartbeat.recheck-interval": 10000}
+# Extra vars replace the inventory's hdfs_site_overrides whole: the lab's own (inventories/lab/group_vars/all.yml: a
+# killed DataNode declared dead in about 50 s, a restarted NameNode out of safe mode 3 s after its blocks are in) are
+# kept in them. (Before they were read from the file, the safe-mode value was dropped: every NameNode restart of the
+# rolling step and after it waited Hadoop's 30 s.)
+LAB_HDFS_SITE = yaml.safe_load((ROOT / "inventories/lab/group_vars/all.yml").read_text())["hdfs_site_overrides"]
 # The daemon whose /conf page shows each tuning property: the DataNode and the NodeManager (plays/live_conf.yml asks
 # the daemon table for its web address: https with TLS).
 CONF_DAEMONS = {"dfs.datanode.handler.count": "datanode", "yarn.nodemanager.delete.debug-delay-sec": "nodemanager"}
@@ -48,7 +50,7 @@ COLUMNS = ("step", "files checked", "files lost")
 
 def tuning(handlers, delete_delay):
     """Extra vars that change one tuning value of hdfs-site.xml and one of yarn-site.xml."""
-    return {"hdfs_site_overrides": dict(RECHECK, **{"dfs.datanode.handler.count": handlers}),
+    return {"hdfs_site_overrides": dict(LAB_HDFS_SITE, **{"dfs.datanode.handler.count": handlers}),
             "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": delete_delay}}
 
 

@@ -23,9 +23,10 @@ SPARK_ALL = ["some Spark line", "%s  file-1" % A, "%s  file-2" % B, "%s  file-3"
 HDFS_ALL = ["ok file-1", "ok file-2", "ok file-3"]
 
 
-def test_tuning_keeps_the_lab_recheck_interval():
+def test_tuning_keeps_the_lab_overrides():
     assert S.tuning(7, 30) == {
-        "hdfs_site_overrides": {"dfs.namenode.heartbeat.recheck-interval": 10000, "dfs.datanode.handler.count": 7},
+        "hdfs_site_overrides": {"dfs.namenode.heartbeat.recheck-interval": 10000, "dfs.namenode.safemode.extension": 3000,
+                                "dfs.datanode.handler.count": 7},
         "yarn_site_overrides": {"yarn.nodemanager.delete.debug-delay-sec": 30}}
 
 
