@@ -280,11 +280,13 @@ def test_spark_jobs_with_a_keytab_run_past_their_ticket_and_renew_their_tokens_i
         assert driver.count("Scheduling renewal in") >= 2 and "Updating delegation tokens" in driver, (mode, driver[-4000:])
 
 
-def test_the_spark_history_server_asks_for_a_ticket_and_shows_an_application_to_its_owner_and_admins_alone():
+def test_the_spark_history_server_and_yarn_show_an_application_to_its_owner_and_admins_alone():
     """The history server's UI and REST API behind SPNEGO, with its ACLs (roles/spark): without a ticket 401 and a
     Negotiate challenge (what the health checks count as its answer in secure mode); spark (an admin) lists the
     applications and reads one's jobs; a user of the realm (a one-part principal, its own name) is let in and lists
-    them, but may not read an application of spark's (403); a principal that maps to no account is refused (500)."""
+    them, but may not read an application of spark's (403); a principal that maps to no account is refused (500).
+    YARN's application ACLs (yarn.acl.enable, roles/yarn): the same user may not list the attempts of spark's
+    application at the ResourceManager, spark may."""
     hv = _settings()
     host = sorted(GROUPS["spark_history"])[0]
     kdc = sorted(GROUPS["kdc"])[0]
@@ -313,12 +315,18 @@ def test_the_spark_history_server_asks_for_a_ticket_and_shows_an_application_to_
             for a in apps for t in a.get("attempts", [])[:1] if t.get("sparkUser") == "spark"]
     assert mine, "no application of spark's in the history server: %s" % text["spark-list"][:1500]
     jobs = "%s/api/v1/applications/%s/jobs" % (url, mine[0])
-    steps = ["echo '@@@ spark-jobs'; runuser -u spark -- curl -s --negotiate -u : %s '%s'" % (code, jobs)]
+    # (The refusal's message heads a stack trace: the lines that matter, not the last ones.)
+    attempts = ("{as_user}env HADOOP_CONF_DIR=/etc/hadoop/conf %s/yarn applicationattempt -list %s > /tmp/bigdata-attempts.out 2>&1; "
+                "rc=$?; grep -E 'privilege|appattempt_|Exception' /tmp/bigdata-attempts.out | head -4; echo rc=$rc"
+                % (HADOOP, mine[0].split("/")[0]))
+    steps = ["echo '@@@ spark-jobs'; runuser -u spark -- curl -s --negotiate -u : %s '%s'" % (code, jobs),
+             "echo; echo '@@@ spark-attempts'; %s" % attempts.format(as_user="runuser -u spark -- ")]
     for name, principal in (("viewer", user), ("intruder", intruder)):
         steps += ["echo %s | base64 -d > /tmp/bigdata-history.keytab" % keytabs[principal],
                   "export KRB5CCNAME=FILE:/tmp/bigdata-history-cc; kinit -kt /tmp/bigdata-history.keytab %s" % principal,
                   "echo; echo '@@@ %s-list'; curl -s --negotiate -u : %s '%s/api/v1/applications'" % (name, code, url),
                   "echo; echo '@@@ %s-jobs'; curl -s --negotiate -u : %s '%s'" % (name, code, jobs),
+                  "echo; echo '@@@ %s-attempts'; %s" % (name, attempts.format(as_user="")),
                   "kdestroy; unset KRB5CCNAME; rm -f /tmp/bigdata-history.keytab"]
     text = _sections(_script(host, "\n".join(steps + ["echo"])))
     _script(kdc, "".join("kadmin.local -q 'delprinc -force %s' >/dev/null 2>&1; " % p for p in (user, intruder)) + "true")
@@ -326,6 +334,11 @@ def test_the_spark_history_server_asks_for_a_ticket_and_shows_an_application_to_
     assert "code=200" in text["viewer-list"], text["viewer-list"]
     # The ACLs: another user may not read an application of spark's (the API answers 403, Forbidden).
     assert "code=403" in text["viewer-jobs"], text["viewer-jobs"]
+    # The ResourceManager: spark sees its application's attempts; the other user is refused them (without
+    # yarn.acl.enable anyone authenticated may, and may kill the application too).
+    assert "rc=0" in text["spark-attempts"] and "appattempt_" in text["spark-attempts"], text["spark-attempts"]
+    assert "rc=0" not in text["viewer-attempts"] and "does not have privilege to see this application" in text["viewer-attempts"], \
+        text["viewer-attempts"]
     # No rule maps intruder/<host> to an account: the filter refuses it before Spark's ACLs. Hadoop 3.3's filter lets
     # the rule's exception out as a server error: 500 (measured 2026-12-06), no listing.
     assert re.search(r"code=(401|403|500)\b", text["intruder-list"]), text["intruder-list"]
