@@ -183,6 +183,9 @@ class Lab:
         # The actions of this run (conftest.py), and whether a job started by one waits for a later one to end.
         self.actions = []
         self.pending_job = False
+        # Extra vars every later run gets (under its own): the release an upgrade moved the lab to, which the inventory
+        # does not name.
+        self.pinned = {}
         self.env = dict(os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0", PYTHONUNBUFFERED="1")
         self.env.setdefault("ANSIBLE_CONFIG", str(ROOT / "ansible.cfg"))
 
@@ -193,6 +196,8 @@ class Lab:
         self.results.write_text("")
 
     def _argv(self, playbook, extra, args, inventory=None):
+        if self.pinned:
+            extra = dict(self.pinned, **(extra or {}))
         return argv(inventory or self.inventory, playbook, extra, args, self.extra_vars_file)
 
     def play(self, name, playbook, extra=None, *args, inventory=None):
