@@ -144,6 +144,13 @@ def test_lab_runs_checks_and_keeps_the_table(lab):
     assert lab.summary()[-3:] == ["| step | files checked | files lost |", "| --- | --- | --- |", "| rerun | 3 | 3 |"]
 
 
+def test_lab_gives_its_pinned_vars_to_every_later_run_under_the_runs_own(lab):
+    lab.pinned["hadoop_version"] = "3.3.6"
+    assert '-e @/s/install.yml p.yml -e {"hadoop_version": "3.3.6"}' in lab.play("plain", "p.yml")
+    out = lab.play("own", "p.yml", {"hadoop_version": "3.3.5", "x": 1})
+    assert '-e {"hadoop_version": "3.3.5", "x": 1}' in out
+
+
 def test_lab_failure_shows_the_log(lab):
     with pytest.raises(S.PlayFailed, match=r"(?s)bad failed \(exit 2\).*fatal: \[m\]: FAILED!"):
         lab.play("bad", "fail.yml")
