@@ -18,6 +18,8 @@
 # computes (DataNode, NodeManager), high availability: NameNodes and ResourceManagers on NAME-master (first) and
 # NAME-worker1, ZooKeeper and the JournalNodes on the first three nodes; the JobHistory and Spark history servers on
 # NAME-worker1 (`make lab-prod`).
+# LAB_MASTER_MEMORY, LAB_WORKER_MEMORY: the nodes' memory (6g, 5g). LAB_CGROUP_PARENT: the cgroup the nodes run under
+# (podman's --cgroup-parent; tests/run-all.sh gives each test lab its own, with its CPU shares).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -184,7 +186,7 @@ up() {
     podman network create --internal --subnet "$data_subnet" "$data" >/dev/null
     echo "lab: created network $data ($data_subnet, internal, the nodes' eth1)"
   fi
-  local nets
+  local nets place
   local hosts=()
   for n in $(nodes); do hosts+=(--add-host "$n:$(node_ip "$n")"); done
   for n in $(nodes); do
@@ -207,7 +209,8 @@ up() {
     # eth0 in one node of four), and hadoop_data_interface names eth1.
     nets=(--network "$net:ip=$(node_ip "$n"),interface_name=eth0")
     podman network exists "$data" && nets+=(--network "$data:ip=$(node_data_ip "$n"),interface_name=eth1")
-    podman run -d --name "$n" --hostname "$n" "${nets[@]}" "${hosts[@]}" \
+    place=(); [ -z "${LAB_CGROUP_PARENT:-}" ] || place=(--cgroup-parent "$LAB_CGROUP_PARENT")
+    podman run -d --name "$n" --hostname "$n" "${nets[@]}" "${place[@]}" "${hosts[@]}" \
       --systemd=always --memory "$mem" --memory-swap "$mem" --arch "$a" \
       --cap-add SYS_ADMIN --volume "$shared:/srv/lab-shared" \
       --label bigdata.lab="$name" "$("$here/build-image.sh" --arch="$a" --print)" >/dev/null
