@@ -280,24 +280,29 @@ def test_spark_jobs_with_a_keytab_run_past_their_ticket_and_renew_their_tokens_i
         assert driver.count("Scheduling renewal in") >= 2 and "Updating delegation tokens" in driver, (mode, driver[-4000:])
 
 
-def test_the_spark_history_server_and_yarn_show_an_application_to_its_owner_and_admins_alone():
+def test_the_history_servers_and_yarn_show_an_application_to_its_owner_and_admins_alone():
     """The history server's UI and REST API behind SPNEGO, with its ACLs (roles/spark): without a ticket 401 and a
     Negotiate challenge (what the health checks count as its answer in secure mode); spark (an admin) lists the
     applications and reads one's jobs; a user of the realm (a one-part principal, its own name) is let in and lists
     them, but may not read an application of spark's (403); a principal that maps to no account is refused (500).
     YARN's application ACLs (yarn.acl.enable, roles/yarn): the same user may not list the attempts of spark's
-    application at the ResourceManager, spark may."""
+    application at the ResourceManager, spark may. MapReduce's job ACLs (mapreduce.cluster.acls.enabled): at the
+    JobHistory server that user lists the jobs but may not read a job of spark's (the smoke's word count); spark may."""
     hv = _settings()
     host = sorted(GROUPS["spark_history"])[0]
     kdc = sorted(GROUPS["kdc"])[0]
     realm = hv.get("hadoop_kerberos_realm") or DEFAULTS["hadoop_kerberos_realm"]
     url = lab_run.web_url(INVENTORY, host, "spark_history", host)
+    jhs_host = sorted(GROUPS["jobhistory"])[0]
+    jhs = lab_run.web_url(INVENTORY, jhs_host, "jobhistory", jhs_host) + "/ws/v1/history/mapreduce/jobs"
     user, intruder = "bigdata-viewer@%s" % realm, "intruder/%s@%s" % (host, realm)
     made = _script(kdc, "".join("kadmin.local -q 'addprinc -randkey %s' >/dev/null 2>&1; rm -f /tmp/p.keytab; "
                                 "kadmin.local -q 'ktadd -norandkey -k /tmp/p.keytab %s' >/dev/null && echo @@@ %s && "
                                 "base64 -w0 /tmp/p.keytab && echo; rm -f /tmp/p.keytab; " % (p, p, p) for p in (user, intruder)))
     keytabs = dict((name, body.strip()) for name, body in _sections(made).items())
     code = "-o /tmp/bigdata-history.out -w 'code=%{http_code}'"
+    # (The body too, then the status.)
+    shown = "-w ' code=%{http_code}'"
     steps = ["rm -f /tmp/bigdata-no-ticket",
              "echo '@@@ none'; %s curl -s -D - %s '%s/api/v1/applications'" % (NO_TICKET, code, url),
              "echo; echo '@@@ ui-none'; %s curl -s %s '%s/'" % (NO_TICKET, code, url),
@@ -305,7 +310,8 @@ def test_the_spark_history_server_and_yarn_show_an_application_to_its_owner_and_
              # verify, the keytab jobs' above when run alone; the server lists a new event log within its 10-s scan).
              "echo; echo '@@@ spark-list'; for i in $(seq 12); do runuser -u spark -- curl -s --negotiate -u : "
              "'%s/api/v1/applications?status=completed' > /tmp/bigdata-history.json; grep -q '\"sparkUser\" : \"spark\"' "
-             "/tmp/bigdata-history.json && break; sleep 5; done; cat /tmp/bigdata-history.json" % url]
+             "/tmp/bigdata-history.json && break; sleep 5; done; cat /tmp/bigdata-history.json" % url,
+             "echo; echo '@@@ spark-mr-list'; runuser -u spark -- curl -s --negotiate -u : '%s'" % jhs]
     text = _sections(_script(host, "\n".join(steps + ["echo"])))
     assert "code=401" in text["none"] and re.search(r"(?im)^WWW-Authenticate: Negotiate", text["none"]), text["none"]
     assert "code=401" in text["ui-none"], text["ui-none"]
@@ -315,11 +321,15 @@ def test_the_spark_history_server_and_yarn_show_an_application_to_its_owner_and_
             for a in apps for t in a.get("attempts", [])[:1] if t.get("sparkUser") == "spark"]
     assert mine, "no application of spark's in the history server: %s" % text["spark-list"][:1500]
     jobs = "%s/api/v1/applications/%s/jobs" % (url, mine[0])
+    mr_jobs = [j["id"] for j in (json.loads(text["spark-mr-list"]).get("jobs") or {}).get("job", []) if j.get("user") == "spark"]
+    assert mr_jobs, "no MapReduce job of spark's at the JobHistory server: %s" % text["spark-mr-list"][:1500]
+    mr_job = "%s/%s" % (jhs, mr_jobs[0])
     # (The refusal's message heads a stack trace: the lines that matter, not the last ones.)
     attempts = ("{as_user}env HADOOP_CONF_DIR=/etc/hadoop/conf %s/yarn applicationattempt -list %s > /tmp/bigdata-attempts.out 2>&1; "
                 "rc=$?; grep -E 'privilege|appattempt_|Exception' /tmp/bigdata-attempts.out | head -4; echo rc=$rc"
                 % (HADOOP, mine[0].split("/")[0]))
     steps = ["echo '@@@ spark-jobs'; runuser -u spark -- curl -s --negotiate -u : %s '%s'" % (code, jobs),
+             "echo; echo '@@@ spark-mr-job'; runuser -u spark -- curl -s --negotiate -u : %s '%s'" % (shown, mr_job),
              "echo; echo '@@@ spark-attempts'; %s" % attempts.format(as_user="runuser -u spark -- ")]
     for name, principal in (("viewer", user), ("intruder", intruder)):
         steps += ["echo %s | base64 -d > /tmp/bigdata-history.keytab" % keytabs[principal],
@@ -328,6 +338,8 @@ def test_the_spark_history_server_and_yarn_show_an_application_to_its_owner_and_
         # (The intruder is refused at the door: its list alone is asked.)
         if name == "viewer":
             steps += ["echo; echo '@@@ viewer-jobs'; curl -s --negotiate -u : %s '%s'" % (code, jobs),
+                      "echo; echo '@@@ viewer-mr-list'; curl -s --negotiate -u : %s '%s'" % (code, jhs),
+                      "echo; echo '@@@ viewer-mr-job'; curl -s --negotiate -u : %s '%s'" % (shown, mr_job),
                       "echo; echo '@@@ viewer-attempts'; %s" % attempts.format(as_user="")]
         steps += ["kdestroy; unset KRB5CCNAME; rm -f /tmp/bigdata-history.keytab"]
     text = _sections(_script(host, "\n".join(steps + ["echo"])))
@@ -341,6 +353,11 @@ def test_the_spark_history_server_and_yarn_show_an_application_to_its_owner_and_
     assert "rc=0" in text["spark-attempts"] and "appattempt_" in text["spark-attempts"], text["spark-attempts"]
     assert "rc=0" not in text["viewer-attempts"] and "does not have privilege to see this application" in text["viewer-attempts"], \
         text["viewer-attempts"]
+    # The JobHistory server: the user is let in and lists the jobs, but is refused spark's job (its web services
+    # answer an ACL refusal with 401 Unauthorized, after SPNEGO let the user in); spark, the owner, reads it.
+    assert "code=200" in text["spark-mr-job"] and mr_jobs[0] in text["spark-mr-job"], text["spark-mr-job"]
+    assert "code=200" in text["viewer-mr-list"], text["viewer-mr-list"]
+    assert re.search(r"code=(401|403)\b", text["viewer-mr-job"]) and '"user"' not in text["viewer-mr-job"], text["viewer-mr-job"]
     # No rule maps intruder/<host> to an account: the filter refuses it before Spark's ACLs. Hadoop 3.3's filter lets
     # the rule's exception out as a server error: 500 (measured 2026-12-06), no listing.
     assert re.search(r"code=(401|403|500)\b", text["intruder-list"]), text["intruder-list"]
