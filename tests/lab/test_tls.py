@@ -88,8 +88,9 @@ def test_every_ui_answers_https_with_a_certificate_of_the_cluster_ca():
         # openssl checks the chain against the CA and the name against the certificate (-verify_hostname).
         commands.append((host, "echo | openssl s_client -connect %s:%s -servername %s -verify_hostname %s -CAfile %s/ca.crt "
                                "2>&1 | grep -E 'Verify return code|^issuer|subject='" % (host, port, host, host, TLS_DIR)))
-        # curl with the node's system trust (the tls role added the CA): the daemon's JMX (or REST API) answers JSON.
-        commands.append((host, "curl -sf '%s%s'; rc=$?; echo; echo curl_rc=$rc" % (url, PATHS.get(daemon, "/jmx?qry=java.lang:type=Runtime"))))
+        # curl with the node's system trust (the tls role added the CA): the daemon's JMX (or REST API) answers JSON. In
+        # secure mode the Spark history server's API asks for SPNEGO (JMX is open): root's ticket answers it.
+        commands.append((host, "curl -sf --negotiate -u : '%s%s'; rc=$?; echo; echo curl_rc=$rc" % (url, PATHS.get(daemon, "/jmx?qry=java.lang:type=Runtime"))))
     answers = _from_others(commands)
     for n, (host, daemon, _url, _port) in enumerate(checks):
         handshake, body = answers[2 * n], answers[2 * n + 1]
