@@ -353,11 +353,13 @@ def test_the_history_servers_and_yarn_show_an_application_to_its_owner_and_admin
     assert "rc=0" in text["spark-attempts"] and "appattempt_" in text["spark-attempts"], text["spark-attempts"]
     assert "rc=0" not in text["viewer-attempts"] and "does not have privilege to see this application" in text["viewer-attempts"], \
         text["viewer-attempts"]
-    # The JobHistory server: the user is let in and lists the jobs, but is refused spark's job (its web services
-    # answer an ACL refusal with 401 Unauthorized, after SPNEGO let the user in); spark, the owner, reads it.
+    # The JobHistory server: the user is let in and lists the jobs, but is refused spark's job, which spark, the owner,
+    # reads at the same address. Hadoop 3.3's web services throw the ACL refusal as a bare WebApplicationException,
+    # which reaches the client as a RemoteException with 500 (measured 2026-12-07), no job in it.
     assert "code=200" in text["spark-mr-job"] and mr_jobs[0] in text["spark-mr-job"], text["spark-mr-job"]
     assert "code=200" in text["viewer-mr-list"], text["viewer-mr-list"]
-    assert re.search(r"code=(401|403)\b", text["viewer-mr-job"]) and '"user"' not in text["viewer-mr-job"], text["viewer-mr-job"]
+    assert re.search(r"code=(401|403|500)\b", text["viewer-mr-job"]) and '"user"' not in text["viewer-mr-job"] \
+        and mr_jobs[0] not in text["viewer-mr-job"], text["viewer-mr-job"]
     # No rule maps intruder/<host> to an account: the filter refuses it before Spark's ACLs. Hadoop 3.3's filter lets
     # the rule's exception out as a server error: 500 (measured 2026-12-06), no listing.
     assert re.search(r"code=(401|403|500)\b", text["intruder-list"]), text["intruder-list"]
