@@ -9,6 +9,11 @@ done
 for net in $(podman network ls --format '{{.Name}}' 2>/dev/null | grep -E '^t-.*-(net|data)$' || true); do
   podman network rm -f "$net" >/dev/null 2>&1 && echo "clean-stale: removed network $net"
 done
+# The CPU cgroups of tests/run-all.sh (cpu_share) and what podman made below them: each removed when empty (rmdir
+# refuses a group that still holds a process).
+for g in /sys/fs/cgroup/*/bigdata-test-*; do
+  if [ -d "$g" ]; then find "$g" -depth -type d -exec rmdir {} \; 2>/dev/null; fi
+done
 rm -rf "$top/.cache/sanity" "$top/.cache/collection-test" "$top/.cache/molecule" ~/.cache/molecule/spark 2>/dev/null
 for pid in "$top"/lab/build/t-*-serve.pid; do
   [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null && echo "clean-stale: stopped the HTTP server of $(basename "$pid" -serve.pid)"
