@@ -18,6 +18,10 @@ rm -rf "$top/.cache/sanity" "$top/.cache/collection-test" "$top/.cache/molecule"
 for pid in "$top"/lab/build/t-*-serve.pid; do
   [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null && echo "clean-stale: stopped the HTTP server of $(basename "$pid" -serve.pid)"
 done
+# A test lab's HTTP server left by a run of another checkout (a CI clone) still holds its gateway address and port,
+# which the next lab of that name gets again: stopped by its command line (lab/lab.sh serve).
+pkill -f 'http\.server --bind 10\.213\.[0-9]+\.1 --directory /.*/lab/build/t-[a-z0-9-]+-www' &&
+  echo "clean-stale: stopped a test lab's HTTP server of another checkout"
 rm -f "$top"/lab/build/t-*-inventory.yml "$top"/lab/build/t-*-serve.pid
 rm -rf "$top"/lab/build/t-*-www
 # Molecule's prerun installs this collection into ~/.ansible/collections; an old copy there would be what
