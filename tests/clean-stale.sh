@@ -15,13 +15,10 @@ for g in /sys/fs/cgroup/*/bigdata-test-*; do
   if [ -d "$g" ]; then find "$g" -depth -type d -exec rmdir {} \; 2>/dev/null; fi
 done
 rm -rf "$top/.cache/sanity" "$top/.cache/collection-test" "$top/.cache/molecule" ~/.cache/molecule/spark 2>/dev/null
-for pid in "$top"/lab/build/t-*-serve.pid; do
-  [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null && echo "clean-stale: stopped the HTTP server of $(basename "$pid" -serve.pid)"
-done
-# A test lab's HTTP server left by a run of another checkout (a CI clone) still holds its gateway address and port,
-# which the next lab of that name gets again: stopped by its command line (lab/lab.sh serve).
+# A test lab's HTTP server (lab/lab.sh serve) still holds its gateway address and port, which the next lab of that
+# name gets again: stopped by its command line, so a server left by a run of another checkout (a CI clone) goes too.
 pkill -f 'http\.server --bind 10\.213\.[0-9]+\.1 --directory /.*/lab/build/t-[a-z0-9-]+-www' &&
-  echo "clean-stale: stopped a test lab's HTTP server of another checkout"
+  echo "clean-stale: stopped the HTTP servers of earlier test labs"
 rm -f "$top"/lab/build/t-*-inventory.yml "$top"/lab/build/t-*-serve.pid
 rm -rf "$top"/lab/build/t-*-www
 # Molecule's prerun installs this collection into ~/.ansible/collections; an old copy there would be what

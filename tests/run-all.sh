@@ -146,8 +146,8 @@ rm -f "$logdir"/*.result
 if [ "$#" -eq 0 ]; then
   # The whole command: molecule as soon as the artifacts it deploys are built, and the other checks beside it in one
   # lane at a low CPU priority (its cgroup's share, cpu_share above, or nice 10 where there is none: it takes the
-  # cycles the labs leave while they wait on daemons); the single scenario ends long before the lab one, so the lane is done before
-  # molecule is (README, "Testing": the times).
+  # cycles the labs leave while they wait on daemons); it is done long before the lab scenario (docs/testing.md: the
+  # times).
   (cpu_share lane "${SHARES[lane]}"; renice -n 10 -p "$BASHPID" >/dev/null; run_lane lint unit collection sanity) &
   lane=$!
   run_layer artifacts
