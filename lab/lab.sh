@@ -171,9 +171,26 @@ stuck() {
   exit 1
 }
 
+# Every port of the daemon table (with TLS and without), as the kernel writes a port list. Each node keeps them out of
+# its ephemeral range (net.ipv4.ip_local_reserved_ports, podman's --sysctl): on a server the os_tuning role does that
+# (os_tuning_reserve_daemon_ports), but a container's /proc/sys is read-only, so the lab sets it as a node starts.
+# podman reads --sysctl as CSV: the value's commas need the whole KEY=VALUE in double quotes.
+daemon_ports() {
+  local root="$here/.." python
+  python="$root/.venv/bin/python"
+  if [ ! -x "$python" ] || [ ! -d "$root/.cache/collections" ]; then
+    echo "lab: run 'make setup' first (no $python or $root/.cache/collections)" >&2; exit 1
+  fi
+  PYTHONPATH="$root/.cache/collections" "$python" -c '
+from ansible_collections.bigdata.spark.plugins.filter.daemons import daemon_ports
+from ansible_collections.bigdata.spark.plugins.module_utils.tuning_state import port_ranges
+print(port_ranges({p for tls in (False, True) for d in daemon_ports({"hadoop_tls_enabled": tls}) for p in d["ports"]}))'
+}
+
 up() {
   ssh_key
-  local archs
+  local archs reserved
+  reserved=$(daemon_ports)
   archs=$(for n in $(nodes); do node_arch "$n"; done | sort -u)
   for a in $archs; do "$here/build-image.sh" --arch="$a"; done
   if ! podman network exists "$net"; then
@@ -211,7 +228,7 @@ up() {
     podman network exists "$data" && nets+=(--network "$data:ip=$(node_data_ip "$n"),interface_name=eth1")
     place=(); [ -z "${LAB_CGROUP_PARENT:-}" ] || place=(--cgroup-parent "$LAB_CGROUP_PARENT")
     podman run -d --name "$n" --hostname "$n" "${nets[@]}" "${place[@]}" "${hosts[@]}" \
-      --systemd=always --memory "$mem" --memory-swap "$mem" --arch "$a" \
+      --systemd=always --memory "$mem" --memory-swap "$mem" --arch "$a" --sysctl "\"net.ipv4.ip_local_reserved_ports=$reserved\"" \
       --cap-add SYS_ADMIN --volume "$shared:/srv/lab-shared" \
       --label bigdata.lab="$name" "$("$here/build-image.sh" --arch="$a" --print)" >/dev/null
     echo "lab: started $n ($a, $(node_ip "$n")$(podman network exists "$data" && echo ", data $(node_data_ip "$n")"), memory $mem)"

@@ -9,7 +9,7 @@ from ansible.errors import AnsibleFilterError
 
 from ansible_collections.bigdata.spark.plugins.module_utils.nic_tuning import (
     NicError, check_settings, missing_interfaces, plan, refusals, state_summary)
-from ansible_collections.bigdata.spark.plugins.module_utils.tuning_state import TuningError, boot_report
+from ansible_collections.bigdata.spark.plugins.module_utils.tuning_state import TuningError, boot_report, parse_ports
 
 
 def os_tuning_boot_report(state, settings, changed):
@@ -56,6 +56,14 @@ def os_tuning_nic_state(nics, ethtool):
         raise AnsibleFilterError("os_tuning_nic_state: %s" % exc) from exc
 
 
+def os_tuning_ports(text):
+    """The sorted ports of a kernel port list such as net.ipv4.ip_local_reserved_ports ("2181,8030-8033,45454")."""
+    try:
+        return sorted(parse_ports(text))
+    except TuningError as exc:
+        raise AnsibleFilterError("os_tuning_ports: %s" % exc) from exc
+
+
 class FilterModule:
     """os_tuning filters."""
 
@@ -67,4 +75,5 @@ class FilterModule:
             "os_tuning_nic_missing": os_tuning_nic_missing,
             "os_tuning_nic_refused": os_tuning_nic_refused,
             "os_tuning_nic_state": os_tuning_nic_state,
+            "os_tuning_ports": os_tuning_ports,
         }

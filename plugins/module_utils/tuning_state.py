@@ -26,6 +26,10 @@ PAGE_SIZE_ADVICE = (
     'os_tuning_arm64_64k_kernel: true (and os_tuning_reboot_ok: true to let the role reboot) to switch.'
 )
 
+# The sysctl that keeps ports out of the kernel's ephemeral range (outgoing connections' local ports): the role reserves
+# the ports of the host's daemons there, so a client socket cannot take one before its daemon binds it.
+RESERVED_PORTS = 'net.ipv4.ip_local_reserved_ports'
+
 _SCHEDULER_RE = re.compile(r'\[([^\]]+)\]')
 _LIMIT_RE = re.compile(r'^(Max [a-z ]+?)\s{2,}(\S+)\s+(\S+)', re.M)
 
@@ -75,6 +79,33 @@ def normalize_sysctl(value):
     if isinstance(value, bool):
         raise TuningError('sysctl value %r: use a number or a string such as "4096 87380 6291456"' % (value,))
     return ' '.join(str(value).split())
+
+
+def parse_ports(value, what=RESERVED_PORTS):
+    """The set of ports in a port list: numbers, or text as the kernel writes it ("8030-8033,45454"); empty for none."""
+    items = value if isinstance(value, (list, tuple, set)) else str(value if value is not None else '').split(',')
+    ports = set()
+    for item in items:
+        text = str(item).strip()
+        if not text:
+            continue
+        match = re.match(r'^(\d+)(?:-(\d+))?$', text)
+        low, high = (int(match.group(1)), int(match.group(2) or match.group(1))) if match else (0, -1)
+        if isinstance(item, bool) or not match or not 1 <= low <= high <= 65535:
+            raise TuningError('%s: %r is not a port (1-65535) or a range such as 8030-8033' % (what, item))
+        ports.update(range(low, high + 1))
+    return ports
+
+
+def port_ranges(ports):
+    """A set of ports as the kernel prints a port bitmap: sorted, runs of two or more as low-high, comma separated."""
+    runs = []
+    for port in sorted(ports):
+        if runs and port == runs[-1][1] + 1:
+            runs[-1][1] = port
+        else:
+            runs.append([port, port])
+    return ','.join(str(low) if low == high else '%d-%d' % (low, high) for low, high in runs)
 
 
 def selected(text):
@@ -321,6 +352,9 @@ def plan_live(state, wanted):
     for key, want in sorted((wanted.get('sysctl') or {}).items()):
         live = state['sysctl'].get(key, {'exists': False})
         want_text = normalize_sysctl(want)
+        if key == RESERVED_PORTS and live.get('exists'):
+            # Add to what the host reserves already, never take a reservation away: another service may own it.
+            want_text = port_ranges(parse_ports(want_text) | parse_ports(live.get('value')))
         if not live.get('exists'):
             reason = ('not visible in this container (a sysctl the kernel does not namespace)'
                       if state.get('container') else 'not in this kernel')

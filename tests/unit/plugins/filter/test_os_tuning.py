@@ -5,7 +5,7 @@ import copy
 import pytest
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.bigdata.spark.plugins.filter.os_tuning import FilterModule, os_tuning_boot_report
+from ansible_collections.bigdata.spark.plugins.filter.os_tuning import FilterModule, os_tuning_boot_report, os_tuning_ports
 
 SETTINGS = {
     "sysctl": {"enabled": True, "file": "/etc/sysctl.d/90-bigdata-spark.conf", "keys": 21},
@@ -105,7 +105,8 @@ def test_bad_inputs(state, settings, changed, words):
 
 def test_filters_are_registered():
     assert set(FilterModule().filters()) == {"os_tuning_boot_report", "os_tuning_nic_plan", "os_tuning_nic_problems",
-                                             "os_tuning_nic_missing", "os_tuning_nic_refused", "os_tuning_nic_state"}
+                                             "os_tuning_nic_missing", "os_tuning_nic_refused", "os_tuning_nic_state",
+                                             "os_tuning_ports"}
 
 
 def test_nic_filters_turn_errors_into_filter_errors():
@@ -119,3 +120,10 @@ def test_nic_filters_turn_errors_into_filter_errors():
         os_tuning_nic_refused([{"item": "ib0", "rc": 1}])
     assert os_tuning_nic_missing(["eth0"], "bd-master", ["eth0"]) == ""
     assert os_tuning_nic_missing(["ib0"], "bd-master", ["eth0"]).startswith("os_tuning_nic_interfaces (or os_tuning_mtu) names ib0")
+
+
+def test_os_tuning_ports_reads_the_kernels_list():
+    assert os_tuning_ports('2181,8030-8033,45454\n') == [2181, 8030, 8031, 8032, 8033, 45454]
+    assert os_tuning_ports('') == []
+    with pytest.raises(AnsibleFilterError, match='os_tuning_ports: .*ip_local_reserved_ports.*99999'):
+        os_tuning_ports('99999')

@@ -244,3 +244,48 @@ def test_summarize():
     assert out == {T.APPLIED: ['a: x'], T.ALREADY: [], T.SKIPPED: ['b']}
     with pytest.raises(T.TuningError, match='status must be one of'):
         T.summarize([{'item': 'c', 'status': 'done'}])
+
+
+@pytest.mark.parametrize('value, ports', [
+    ('', set()), (None, set()), ('45454', {45454}), ('2181,8030-8033,45454', {2181, 8030, 8031, 8032, 8033, 45454}),
+    ([9866, '8030-8031'], {9866, 8030, 8031}), (' 19998 , 19999 ', {19998, 19999}),
+])
+def test_parse_ports(value, ports):
+    assert T.parse_ports(value) == ports
+
+
+@pytest.mark.parametrize('value', ['0', '65536', '8033-8030', 'http', '80:90', [True]])
+def test_parse_ports_rejects(value):
+    with pytest.raises(T.TuningError, match=r'net\.ipv4\.ip_local_reserved_ports: .* is not a port'):
+        T.parse_ports(value)
+
+
+def test_port_ranges_writes_the_kernels_form():
+    # The kernel printed this for "45454,8030,8031,8032,8033,2181" (written in a private network namespace).
+    assert T.port_ranges({45454, 8030, 8031, 8032, 8033, 2181}) == '2181,8030-8033,45454'
+    assert T.port_ranges({8030, 8031}) == '8030-8031'
+    assert T.port_ranges(set()) == ''
+
+
+def reserved_state(live, writable):
+    state = container_state(container=None, proc_sys_writable=True)
+    state['sysctl'] = {T.RESERVED_PORTS: {'exists': True, 'value': live, 'writable': writable}}
+    return state
+
+
+def test_plan_live_adds_the_daemon_ports_to_the_hosts_reservations():
+    plan = by_item(T.plan_live(reserved_state('2049,45454', True), {'sysctl': {T.RESERVED_PORTS: '8030,8031,45454'}}))
+    entry = plan['sysctl ' + T.RESERVED_PORTS]
+    assert (entry['status'], entry['value']) == (T.APPLIED, '2049,8030-8031,45454')
+    assert entry['detail'] == '2049,45454 -> 2049,8030-8031,45454'
+
+
+def test_plan_live_is_content_with_a_host_that_reserves_more():
+    plan = by_item(T.plan_live(reserved_state('2049,8030-8040,45454', False), {'sysctl': {T.RESERVED_PORTS: '8030,45454'}}))
+    entry = plan['sysctl ' + T.RESERVED_PORTS]
+    assert (entry['status'], entry['value']) == (T.ALREADY, '2049,8030-8040,45454')
+
+
+def test_plan_live_names_a_bad_reserved_port():
+    with pytest.raises(T.TuningError, match='70000'):
+        T.plan_live(reserved_state('', True), {'sysctl': {T.RESERVED_PORTS: '8030,70000'}})
