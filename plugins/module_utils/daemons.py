@@ -21,6 +21,9 @@ from __future__ import annotations
 import re
 
 HDFS_FILES = ('core-site.xml', 'hdfs-site.xml', 'hadoop-env.sh', 'log4j.properties')
+# Secure mode with HA: the JAAS file with which the failover controllers and ResourceManagers log in to ZooKeeper
+# (roles/hadoop_common/templates/zookeeper-client-jaas.conf.j2), in Hadoop's configuration directory.
+ZK_CLIENT_JAAS = 'zookeeper-client-jaas.conf'
 YARN_FILES = ('core-site.xml', 'hdfs-site.xml', 'yarn-site.xml', 'mapred-site.xml', 'capacity-scheduler.xml',
               'hadoop-env.sh', 'log4j.properties')
 MAPRED_FILES = ('core-site.xml', 'hdfs-site.xml', 'yarn-site.xml', 'mapred-site.xml', 'hadoop-env.sh',
@@ -63,6 +66,7 @@ RSS_LOG_PROPS = (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('l
 #   Hadoop's, and conf_files: the files of its configuration directory (conf_var) it reads;
 #   probe: a four-letter word and its answer on port_var instead of an HTTP health path;
 #   restart_leader_last: an ensemble whose leader restarts after its followers.
+#   secure_java_props: more system properties in secure mode (hadoop_kerberos_enabled), filled in as java_props.
 #   restart_rule: the daemon restarts in a pass of its own over its group, one host at a time, before the masters'
 #   and workers' passes (RESTART_RULES says how; restart_rules/rule_plan below): leader_last (followers first, the
 #   leader last: its restart_leader_last), in_sync (each in sync before the next: after its restart a new edit
@@ -122,7 +126,8 @@ DAEMONS = (
      'unit': 'hadoop-hdfs-zkfc', 'kind': 'master', 'order': 12, 'description': 'HDFS ZooKeeper failover controller',
      'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',), 'command': 'hdfs zkfc', 'log_subdir': 'hdfs',
      'port_vars': ('hdfs_zkfc_port',), 'more_ports': (), 'port_var': 'hdfs_zkfc_port', 'health': None,
-     'restart_with': 'namenode', 'hadoop_files': HDFS_FILES, 'spark_conf': False, 'spark_release': False},
+     'restart_with': 'namenode', 'hadoop_files': HDFS_FILES + (ZK_CLIENT_JAAS,), 'spark_conf': False,
+     'spark_release': False},
     # 9866: the data transfer port (dfs.datanode.address).
     {'name': 'datanode', 'principal': 'dn', 'role': 'hdfs', 'group': 'datanodes', 'unit': 'hadoop-hdfs-datanode', 'kind': 'worker',
      'order': 50, 'description': 'HDFS DataNode', 'account': 'hdfs', 'after': ('hadoop-hdfs-namenode.service',),
@@ -140,7 +145,7 @@ DAEMONS = (
      # standby) and the ClusterMetrics bean's NodeManager counts.
      'port_var': 'yarn_resourcemanager_webapp_port', 'health': '/jmx?qry=Hadoop:service=ResourceManager,name=*',
      'restart_rule': 'standby_first', 'state_probe': '/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo',
-     'hadoop_files': YARN_FILES, 'spark_conf': False, 'spark_release': False},
+     'hadoop_files': YARN_FILES + (ZK_CLIENT_JAAS,), 'spark_conf': False, 'spark_release': False},
     # The NodeManager loads Spark's YARN shuffle service from Spark's release. 8040: the localizer port.
     {'name': 'nodemanager', 'principal': 'nm', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
      'kind': 'worker', 'order': 60, 'description': 'YARN NodeManager', 'account': 'yarn',
@@ -175,18 +180,22 @@ DAEMONS = (
     # (standalone) no election port, so the role waits for the client port alone. restart_leader_last: a rolling
     # restart must restart the followers first and the leader last, each after the ensemble serves again
     # (restart_rule leader_last: playbooks/restart.yml's pass over the group; the zookeeper role restarts its servers
-    # itself that way).
-    {'name': 'zookeeper', 'role': 'zookeeper', 'group': 'zookeeper', 'unit': 'zookeeper-server', 'kind': 'master',
+    # itself that way). Secure mode: its principal zookeeper/<host>, its JAAS file (Server) and Kerberos SASL for every
+    # client (roles/zookeeper/vars/main.yml).
+    {'name': 'zookeeper', 'principal': 'zookeeper', 'role': 'zookeeper', 'group': 'zookeeper', 'unit': 'zookeeper-server',
+     'kind': 'master',
      'order': 5, 'description': 'Apache ZooKeeper server', 'user_var': 'zookeeper_user', 'after': (),
      'java_class': 'org.apache.zookeeper.server.quorum.QuorumPeerMain', 'java_args': ('{conf_dir}/zoo.cfg',),
      'java_props': (('zookeeper.log.dir', '{log_dir}'), ('zookeeper.log.file', '{unit}.log'),
                     ('logback.configurationFile', '{conf_dir}/logback.xml')),
+     'secure_java_props': (('java.security.auth.login.config', '{conf_dir}/jaas.conf'),),
      'release_var': 'zookeeper_install_root', 'conf_var': 'zookeeper_conf_dir', 'log_var': 'zookeeper_log_dir',
      'heap_var': 'zookeeper_heap_mb', 'opts_var': 'zookeeper_jvm_opts',
      'port_vars': ('zookeeper_client_port',), 'more_ports': ('zookeeper_quorum_port', 'zookeeper_election_port'),
      'port_var': 'zookeeper_client_port', 'health': None, 'probe': ('ruok', 'imok'), 'restart_leader_last': True,
      'restart_rule': 'leader_last', 'state_probe': 'srvr',
-     'conf_files': ('zoo.cfg', 'logback.xml'), 'hadoop_files': (), 'spark_conf': False, 'spark_release': False},
+     'conf_files': ('zoo.cfg', 'logback.xml', 'jaas.conf'), 'hadoop_files': (), 'spark_conf': False,
+     'spark_release': False},
 
     # Remote shuffle services (docs/shuffle.md; module_utils/rss.py): Apache Uniffle's coordinators assign each
     # shuffle to shuffle servers, which buffer the pushed blocks on their heap and flush them to the data disks;
@@ -331,6 +340,11 @@ def tls_on(host_vars=None, fallbacks=None):
     return _switch(TLS_VAR, host_vars, fallbacks)
 
 
+def kerberos_on(host_vars=None, fallbacks=None):
+    """Whether the cluster runs in secure mode (hadoop_kerberos_enabled; off when unset)."""
+    return _switch('hadoop_kerberos_enabled', host_vars, fallbacks)
+
+
 def _ports(names, host_vars, fallbacks):
     tls = tls_on(host_vars, fallbacks)
     names = [TLS_PORTS.get(p, p) if tls and isinstance(p, str) else p for p in names]
@@ -383,9 +397,10 @@ def _java(d, host_vars, fallbacks):
     fill = {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'unit': d['unit'],
             'hadoop_home': layout['hadoop_install_root'] + '/current', 'hadoop_conf_dir': layout['hadoop_conf_dir']}
     classpath = d.get('java_classpath', ('{conf_dir}', '{home}/lib/*'))
+    secure = d.get('secure_java_props', ()) if _switch('hadoop_kerberos_enabled', host_vars, fallbacks) else ()
     return {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'heap_mb': heap_mb, 'opts': opts.strip(),
             'classpath': [c.format(**fill) for c in classpath], 'args': [a.format(**fill) for a in d['java_args']],
-            'props': [[k, v.format(**fill)] for k, v in d['java_props']]}
+            'props': [[k, v.format(**fill)] for k, v in d['java_props'] + secure]}
 
 
 def _user(d, host_vars, fallbacks):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ansible_collections.bigdata.spark.plugins.module_utils.daemons import tls_on
+from ansible_collections.bigdata.spark.plugins.module_utils.daemons import kerberos_on, tls_on
 
 # The variables ha_plan reads, each with the role that defines its default (its name's prefix says which).
 VARIABLES = (
@@ -28,6 +28,8 @@ VARIABLES = (
     # TLS (docs/security.md): the HTTPS addresses as well.
     'hadoop_tls_enabled', 'hdfs_namenode_https_port', 'hdfs_journalnode_https_port',
     'yarn_resourcemanager_webapp_https_port',
+    # Secure mode: the masters' znodes open to their own principals alone (SASL).
+    'hadoop_kerberos_enabled',
 )
 
 # The nameservice is the host part of hdfs:// URIs and a segment of property names: no dots, no underscores.
@@ -101,6 +103,7 @@ def ha_plan(groups, variables, journal_addresses=None):
         errors.append(_odd_error('zookeeper', len(zookeeper)))
     zk_port = _port(variables, 'hadoop_zookeeper_client_port', errors) if (hdfs or yarn) else 0
     quorum = ','.join('%s:%d' % (h, zk_port) for h in zookeeper)
+    secure = kerberos_on(variables)
     if (hdfs or yarn) and not zookeeper:
         errors.append("inventory group 'zookeeper': no host, but %s HA elects its active master in ZooKeeper. "
                       "Allowed: 3 or 5 hosts (an odd number) in it."
@@ -110,6 +113,10 @@ def ha_plan(groups, variables, journal_addresses=None):
         out['zookeeper_quorum'] = quorum
         _hdfs(out, namenode_group, journalnodes, journal_addresses, variables, errors)
         out['core_site']['ha.zookeeper.quorum'] = quorum
+        # Secure mode: the failover controllers log in to ZooKeeper as nn/<host> (SASL, which ZooKeeper then knows
+        # as nn: kerberos.removeHostFromPrincipal, removeRealmFromPrincipal), and their znodes are theirs alone.
+        if secure:
+            out['core_site']['ha.zookeeper.acl'] = 'sasl:nn:rwcda'
     if yarn:
         out['zookeeper_quorum'] = quorum
         _yarn(out, rm_group, variables, quorum, errors)
@@ -239,6 +246,10 @@ def _yarn(out, group, variables, quorum, errors):
         site[key] = None
     # Work-preserving recovery from the state in ZooKeeper: applications survive a failover.
     site['hadoop.zk.address'] = quorum
+    # Secure mode: the ResourceManagers log in to ZooKeeper as rm/<host> (ZooKeeper knows them as rm); the state store
+    # and the election znodes are theirs alone (the store's root adds the active one's fencing ACL itself).
+    if kerberos_on(variables):
+        site['hadoop.zk.acl'] = 'sasl:rm:rwcda'
     site['yarn.resourcemanager.recovery.enabled'] = True
     site['yarn.resourcemanager.work-preserving-recovery.enabled'] = True
     site['yarn.resourcemanager.store.class'] = ZK_STATE_STORE

@@ -9,7 +9,7 @@ import yaml
 from ansible.errors import AnsibleFilterError
 from ansible.plugins.filter.core import FilterModule as CoreFilters
 
-from ansible_collections.bigdata.spark.plugins.filter.daemons import daemon_ports, daemon_table, role_daemons
+from ansible_collections.bigdata.spark.plugins.filter.daemons import daemon_ports, daemon_table, kerberos_daemon_plan, role_daemons
 from ansible_collections.bigdata.spark.plugins.filter.plan import FilterModule as PlanFilters
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons as d
 
@@ -47,6 +47,17 @@ def test_role_daemons_resolves_the_java_launch():
     assert not other["enabled"] and other["user"] == "zk"
 
 
+def test_secure_mode_adds_the_servers_login():
+    (zk,) = role_daemons("zookeeper", dict(SERVER, hadoop_kerberos_enabled=True, zookeeper_conf_dir="/srv/zk"))
+    assert zk["java"]["props"][-1] == ["java.security.auth.login.config", "/srv/zk/jaas.conf"]
+    assert zk["principal"] == "zookeeper"
+    keytabs = kerberos_daemon_plan([zk], dict(SERVER, hadoop_kerberos_enabled=True))
+    assert keytabs["principals"] == [{"principal": "zookeeper/_HOST", "owner": "zookeeper", "group": "hadoop",
+                                      "keytab": "/etc/security/keytabs/zookeeper.service.keytab", "mode": "0400"}]
+    (plain,) = role_daemons("zookeeper", SERVER)
+    assert "java.security.auth.login.config" not in dict(plain["java"]["props"])
+
+
 @pytest.mark.parametrize("changes,message", [
     ({"zookeeper_user": ""}, "zookeeper_user: a user name is required (the zookeeper runs as it)"),
     ({"zookeeper_heap_mb": "big"}, "zookeeper_heap_mb: a heap size in MB (a whole number >= 1) is required"),
@@ -63,7 +74,7 @@ def test_bad_input_is_named(changes, message):
 def test_restart_table_files_and_preflight_ports():
     (zk,) = [x for x in daemon_table({"zookeeper_conf_dir": "/srv/zk"}) if x["name"] == "zookeeper"]
     assert zk["files"] == ["/etc/systemd/system/zookeeper-server.service", "/opt/zookeeper/current",
-                           "/srv/zk/zoo.cfg", "/srv/zk/logback.xml"]
+                           "/srv/zk/zoo.cfg", "/srv/zk/logback.xml", "/srv/zk/jaas.conf"]
     assert zk["port"] == 2181 and zk["kind"] == "master"
     (ports,) = [x for x in daemon_ports({"zookeeper_election_port": 3999}) if x["group"] == "zookeeper"]
     assert ports == {"group": "zookeeper", "unit": "zookeeper-server", "ports": [2181, 2888, 3999]}

@@ -35,6 +35,14 @@ def test_plain_inventory_changes_nothing():
     assert out["core_site"] == out["hdfs_site"] == out["yarn_site"] == {}
 
 
+def test_secure_mode_gives_the_masters_znodes_to_their_principals():
+    out = plan(hadoop_kerberos_enabled=True)
+    assert out["core_site"]["ha.zookeeper.acl"] == "sasl:nn:rwcda"
+    assert out["yarn_site"]["hadoop.zk.acl"] == "sasl:rm:rwcda"
+    plain = plan()
+    assert "ha.zookeeper.acl" not in plain["core_site"] and "hadoop.zk.acl" not in plain["yarn_site"]
+
+
 def test_hdfs_ha_settings():
     out = plan()
     assert out["errors"] == []
