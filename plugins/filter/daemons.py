@@ -83,6 +83,12 @@ def kerberos_host_plan(variables):
     return _call("kerberos_host_plan", table.kerberos_host_plan, variables, role_defaults())
 
 
+def kerberos_host_keytabs(variables):
+    """Secure mode: every keytab of one host (its own and its groups' daemons'), for the checks before any change."""
+    variables = _mapping("kerberos_host_keytabs", variables)
+    return _call("kerberos_host_keytabs", table.kerberos_host_keytabs, variables, role_defaults())
+
+
 def kerberos_daemon_plan(entries, variables):
     """Secure mode for a role's daemons on one host (entries: role_daemons): their {principals, tickets}."""
     variables = _mapping("kerberos_daemon_plan", variables)
@@ -233,7 +239,8 @@ class FilterModule:
     def filters(self):
         return {"daemon_table": daemon_table, "daemon_url": daemon_url, "tls_transition_problems": tls_transition_problems,
                 "role_daemons": role_daemons, "daemon_ports": daemon_ports,
-                "kerberos_host_plan": kerberos_host_plan, "kerberos_daemon_plan": kerberos_daemon_plan, "hadoop_auth_to_local": hadoop_auth_to_local,
+                "kerberos_host_plan": kerberos_host_plan, "kerberos_host_keytabs": kerberos_host_keytabs,
+                "kerberos_daemon_plan": kerberos_daemon_plan, "hadoop_auth_to_local": hadoop_auth_to_local,
                 "hdfs_problems": hdfs_problems, "yarn_problems": yarn_problems, "ha_plan": ha_plan,
                 "ha_namenode_actions": ha_namenode_actions, "restart_rules": restart_rules, "rule_plan": rule_plan,
                 "rule_states": rule_states, "rule_state": rule_state, "rolled_txid": rolled_txid, "journal_sync_problems": journal_sync_problems,

@@ -588,6 +588,23 @@ def kerberos_host_plan(host_vars, fallbacks=None):
     return {'principals': principals, 'tickets': tickets}
 
 
+def kerberos_host_keytabs(host_vars, fallbacks=None):
+    """Every keytab a host of secure mode holds, for the checks before any change (playbooks/validate.yml): its own
+    (kerberos_host_plan) and those of the daemons of its inventory groups. Switches and one-host daemons are read by
+    group, without the roles' computed defaults (that play runs none of those roles): a host of a daemon's group is
+    asked for its keytab. [] when hadoop_kerberos_enabled is off."""
+    principals = list(kerberos_host_plan(host_vars, fallbacks)['principals'])
+    if not principals:
+        return principals
+    groups = host_vars.get('group_names') or []
+    for d in sorted(DAEMONS, key=lambda d: d['order']):
+        if d['group'] in groups and d.get('principal') not in (None, SPNEGO):
+            entry = _keytab(d['principal'], _user(d, host_vars, fallbacks), host_vars, fallbacks)
+            if entry not in principals:
+                principals.append(entry)
+    return principals
+
+
 def kerberos_daemon_plan(entries, host_vars, fallbacks=None):
     """Secure mode's keytabs for a role's daemons on a host (entries: role_daemons): each enabled daemon's
     <principal>/_HOST in <principal>.service.keytab owned by its user, 0400 (the KMS's HTTP principal is the SPNEGO

@@ -137,6 +137,12 @@ CASES = {
     # Kerberos secure mode (docs/security.md)
     "kerberos-realm-lowercase": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_kerberos_realm": "bigdata.lab"},
                                  "hadoop_kerberos_realm: the realm must be uppercase"),
+    "kerberos-realm-empty": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_kerberos_realm": ""},
+                             "hadoop_kerberos_realm: a realm name is required"),
+    # every keytab a host needs, looked for on the controller before the first play installs anything
+    "kerberos-keytab-missing": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True,
+                                 "kerberos_keytab_source": "supplied", "kerberos_supplied_keytab_dir": "/nonexistent/bigdata-keytabs"},
+                                "kerberos_supplied_keytab_dir: the supplied keytab /nonexistent/bigdata-keytabs/"),
     "kerberos-without-tls": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": False},
                              "hadoop_kerberos_enabled: true needs hadoop_tls_enabled: true"),
     "rpc-protection-unknown": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_rpc_protection": "secret"},
@@ -220,7 +226,7 @@ ALONE = {"name-dir-holds-other-data", "plan-constant-not-whole", "plan-override-
          "plan-shuffle-bytes-absurd", "hardware-cores-absurd", "hardware-memory-absurd", "hardware-disks-a-string",
          "heap-above-node-memory", "nodemanager-memory-above-node", "archive-mount-missing-source", "archive-mount-no-client",
          "ram-disk-above-memory", "data-interface-missing", "tls-keystore-password-missing",
-         "tls-certificate-names-another-host"}
+         "tls-certificate-names-another-host", "kerberos-keytab-missing"}
 
 
 # Checks that read another variable than the one their case sets: a run must not change that one too.

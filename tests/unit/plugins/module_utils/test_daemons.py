@@ -104,7 +104,7 @@ def test_filter_reads_only_the_table_variables():
                                              "rule_plan", "rule_states", "rule_state", "rolled_txid",
                                              "journal_sync_problems", "service_selection", "daemon_status", "uptime",
                                              "status_table", "status_rows", "ui_links", "reset_paths",
-                                             "kerberos_host_plan", "kerberos_daemon_plan", "hadoop_auth_to_local"}
+                                             "kerberos_host_plan", "kerberos_host_keytabs", "kerberos_daemon_plan", "hadoop_auth_to_local"}
 
 
 def test_defaults_are_the_roles_own():

@@ -71,6 +71,19 @@ def test_client_accounts_get_a_keytab_and_ticket_on_every_host():
         table.kerberos_host_plan(dict(MASTER, hadoop_kerberos_client_accounts=["nobody"]), DEFAULTS)
 
 
+def test_the_checks_before_any_change_see_every_keytab_the_roles_place():
+    """kerberos_host_keytabs (validate.yml) covers what the first play and the roles place, with no computed default."""
+    zk_master = dict(MASTER, group_names=MASTER["group_names"] + ["zookeeper"])
+    placed = table.kerberos_host_plan(zk_master, DEFAULTS)["principals"] + [
+        entry for role in ("hdfs", "yarn", "spark", "zookeeper") for entry in _plan(role, zk_master)["principals"]]
+    bare = {"inventory_hostname": "m", "group_names": zk_master["group_names"], "hadoop_kerberos_enabled": True}
+    checked = FILTERS["kerberos_host_keytabs"](bare)
+    assert sorted(e["keytab"] for e in checked) == sorted(set(e["keytab"] for e in placed))
+    assert {"principal": "zookeeper/_HOST", "owner": "zookeeper", "group": "hadoop", "mode": "0400",
+            "keytab": K + "/zookeeper.service.keytab"} in checked
+    assert FILTERS["kerberos_host_keytabs"](dict(bare, hadoop_kerberos_enabled=False)) == []
+
+
 def test_nothing_without_secure_mode():
     off = dict(MASTER, hadoop_kerberos_enabled=False)
     assert table.kerberos_host_plan(off, DEFAULTS) == {"principals": [], "tickets": []}
