@@ -79,7 +79,8 @@ def test_search_writes_the_folder_and_applies_the_winner(tmp_path):
     for r in runs:
         assert (folder / r["dir"] / "result.json").is_file()
         assert not r["failed"] and r["throughput"]["terasort"] > 0
-        assert r["workload_seconds"] == 2.5 and r["seconds"] > 0 and r["deploy_seconds"] < 1
+        # The fake deploy's time is measured apart (not bounded: under a loaded CI lane it took 1.4 s once).
+        assert r["workload_seconds"] == 2.5 and r["seconds"] > 0 and 0 <= r["deploy_seconds"] < r["seconds"]
         assert abs(r["seconds"] - r["deploy_seconds"] - r["overhead_seconds"] - 2.5) < 0.3
     # the knobs in the table's order (shuffle_partitions before compression_codec), each against the plan
     assert runs[0]["spark_conf"] == {} and list(runs[1]["spark_conf"]) == ["spark.sql.shuffle.partitions"]
