@@ -106,7 +106,7 @@ def test_every_variable_is_declared_by_one_role():
 @pytest.mark.parametrize("role", ROLES)
 def test_meta_main_depends_only_on_the_hadoop_role(role):
     meta = _load(role, "meta", "main.yml")
-    readers = {"hadoop_common", "hdfs", "yarn", "spark", "os_tuning", "preflight", "uniffle", "celeborn", "tls"}
+    readers = {"hadoop_common", "hdfs", "yarn", "spark", "os_tuning", "preflight", "uniffle", "celeborn", "tls", "zookeeper"}
     assert meta["dependencies"] == ([{"role": "bigdata.spark.hadoop"}] if role in readers else [])
     assert meta["galaxy_info"]["role_name"] == role
 
