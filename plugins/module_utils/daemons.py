@@ -397,7 +397,7 @@ def _java(d, host_vars, fallbacks):
     fill = {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'unit': d['unit'],
             'hadoop_home': layout['hadoop_install_root'] + '/current', 'hadoop_conf_dir': layout['hadoop_conf_dir']}
     classpath = d.get('java_classpath', ('{conf_dir}', '{home}/lib/*'))
-    secure = d.get('secure_java_props', ()) if _switch('hadoop_kerberos_enabled', host_vars, fallbacks) else ()
+    secure = d.get('secure_java_props', ()) if kerberos_on(host_vars, fallbacks) else ()
     return {'home': home, 'conf_dir': conf_dir, 'log_dir': log_dir, 'heap_mb': heap_mb, 'opts': opts.strip(),
             'classpath': [c.format(**fill) for c in classpath], 'args': [a.format(**fill) for a in d['java_args']],
             'props': [[k, v.format(**fill)] for k, v in d['java_props'] + secure]}
