@@ -84,9 +84,10 @@ def next_worker(groups):
 
 
 # The groups a worker of the lab is in that every worker is in: the workers' daemons, and the settings of the lab's
-# shape (lab_prod: inventories/lab/group_vars/lab_prod.yml, TLS, tiers, secure mode...). Not the quorums and masters
+# shape (lab_prod: inventories/lab/group_vars/lab_prod.yml, TLS, tiers, secure mode...) and of the test command's nodes
+# (lab_test: its JVMs' flags, inventories/lab/group_vars/lab_test.yml). Not the quorums and masters
 # (zookeeper, journalnodes, kms...) the last worker may also hold.
-WORKER_GROUPS = ("hadoop", "workers", "datanodes", "nodemanagers", "lab_prod")
+WORKER_GROUPS = ("hadoop", "workers", "datanodes", "nodemanagers", "lab_prod", "lab_test")
 
 
 def scaleout_inventory(groups, new, address):

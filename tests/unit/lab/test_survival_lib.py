@@ -174,19 +174,21 @@ def test_next_worker_and_its_inventory():
         "zookeeper": {"t-lab-worker2": {}},
         "kms": {"t-lab-worker2": {}},
         "lab_prod": {"t-lab-master": {}, "t-lab-worker1": {}, "t-lab-worker2": {}},
+        "lab_test": {"t-lab-master": {}, "t-lab-worker1": {}, "t-lab-worker2": {}},
     }
     assert S.next_worker(groups) == ("t-lab", "t-lab-worker3")
     inv = S.scaleout_inventory(groups, "t-lab-worker3", "10.0.0.13")
     children = inv["all"]["children"]
-    # The workers' groups and the shape's settings group: not the quorums and masters the last worker is also in.
-    assert sorted(children) == ["datanodes", "hadoop", "lab_prod", "nodemanagers", "workers"]
+    # The workers' groups and the settings groups (the shape's, the test command's JVMs): not the quorums and masters
+    # the last worker is also in.
+    assert sorted(children) == ["datanodes", "hadoop", "lab_prod", "lab_test", "nodemanagers", "workers"]
     assert children["lab_prod"]["hosts"] == {"t-lab-worker3": None}
     assert children["workers"]["hosts"]["t-lab-worker3"] == {"ansible_host": "10.0.0.13", "ansible_user": "root",
                                                              "bigdata_lab_ip": "10.0.0.13"}
     assert children["datanodes"]["hosts"] == {"t-lab-worker3": None}
-    # A plain lab has no lab_prod group: the new worker is in none either.
-    del groups["lab_prod"]
-    assert "lab_prod" not in S.scaleout_inventory(groups, "t-lab-worker3", "10.0.0.13")["all"]["children"]
+    # A plain lab made by hand has neither group: the new worker is in none either.
+    del groups["lab_prod"], groups["lab_test"]
+    assert not {"lab_prod", "lab_test"} & set(S.scaleout_inventory(groups, "t-lab-worker3", "10.0.0.13")["all"]["children"])
 
 
 def test_next_worker_needs_a_lab_inventory():
