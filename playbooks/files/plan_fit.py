@@ -5,7 +5,7 @@
 
 Usage: plan_fit.py SPEC.json   (prints one JSON object; exit 0 when every probe got what was planned)
 
-SPEC.json: {"rm": "http://master:8088", "spark_home": ..., "hadoop_home": ..., "timeout_s": 180,
+SPEC.json: {"rm": "http://master:8088", "rm_hosts": ["master", ...], "spark_home": ..., "hadoop_home": ..., "timeout_s": 180,
             "spark": {"deploy_mode": "cluster", "planned": 2, "conf": {"spark.executor.instances": "2", ...}},
             "mapreduce": {"planned": 4, "conf": {"mapreduce.map.memory.mb": "512", ...}}}
 
@@ -13,7 +13,9 @@ Each probe is a real application that holds its containers without using them: a
 driver sleeps (its executors are requested at start, static allocation), and a MapReduce sleep job with as
 many maps as planned. The probe polls the ResourceManager's REST API for the application's running
 containers until they reach the plan (AM or driver + the planned executors or maps) or the time is up, then
-kills the application. Granted = running containers - 1 (the ApplicationMaster).
+kills the application. Granted = running containers - 1 (the ApplicationMaster). With ResourceManager HA the
+probes ask the active one (rm_hosts: every ResourceManager, on rm's scheme and port): a standby answers the REST
+calls on applications with a redirect (307).
 """
 
 import getpass
@@ -24,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plan_fit_probe.py")
 
@@ -50,6 +53,31 @@ def rm_get(rm, path):
     if code != 200:
         raise OSError("GET %s%s: HTTP %d" % (rm, path, code))
     return json.loads(body)
+
+
+def rm_urls(spec):
+    """Every ResourceManager's web address: rm's scheme and port on each of rm_hosts (rm alone without them)."""
+    url = urllib.parse.urlsplit(spec["rm"])
+    return [url._replace(netloc="%s:%d" % (host, url.port)).geturl() for host in spec.get("rm_hosts") or []] \
+        or [spec["rm"]]
+
+
+def active_rm(rms, wait_s=60):
+    """The URL of the active ResourceManager: each answers /ws/v1/cluster/info itself (no redirect), with its
+    haState (a ResourceManager without HA is ACTIVE too). Waits up to wait_s for an election to end."""
+    deadline = time.time() + wait_s
+    while True:
+        states = {}
+        for rm in rms:
+            try:
+                states[rm] = ((rm_get(rm, "/ws/v1/cluster/info") or {}).get("clusterInfo") or {}).get("haState")
+            except (OSError, ValueError) as exc:
+                states[rm] = str(exc)
+            if states[rm] == "ACTIVE":
+                return rm
+        if time.time() >= deadline:
+            raise OSError("no ResourceManager is active: %s" % json.dumps(states, sort_keys=True))
+        time.sleep(3)
 
 
 def app_info(rm, app_id):
@@ -152,8 +180,9 @@ def spark_probe(spec, tag):
         argv += ["--conf", "%s=%s" % (key, value)]
     argv += [PROBE, str(spec["timeout_s"] + 60)]
     since = int(time.time() * 1000) - 5000
+    rm = active_rm(rm_urls(spec))
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return dict(watch(spec["rm"], name, since, int(s["planned"]), spec["timeout_s"], proc),
+    return dict(watch(rm, name, since, int(s["planned"]), spec["timeout_s"], proc),
                 deploy_mode=s["deploy_mode"], conf=s["conf"])
 
 
@@ -171,8 +200,9 @@ def mapreduce_probe(spec, tag):
         argv.append("-D%s=%s" % (key, value))
     argv += ["-m", str(m["planned"]), "-r", "0", "-mt", str((spec["timeout_s"] + 60) * 1000)]
     since = int(time.time() * 1000) - 5000
+    rm = active_rm(rm_urls(spec))
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    result = watch(spec["rm"], name, since, int(m["planned"]), spec["timeout_s"], proc)
+    result = watch(rm, name, since, int(m["planned"]), spec["timeout_s"], proc)
     if result.get("app_id"):
         remove_staging(home, result["app_id"])
     return dict(result, conf=m["conf"])
