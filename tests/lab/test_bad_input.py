@@ -143,6 +143,10 @@ CASES = {
     "kerberos-keytab-missing": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True,
                                  "kerberos_keytab_source": "supplied", "kerberos_supplied_keytab_dir": "/nonexistent/bigdata-keytabs"},
                                 "kerberos_supplied_keytab_dir: the supplied keytab /nonexistent/bigdata-keytabs/"),
+    # the servers' quorum logins ask for zookeeper/<address in zoo.cfg>: an address that is not the principal's host
+    "zookeeper-address-not-its-principal": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True,
+                                             "zookeeper_address": "zk-elsewhere.invalid"},
+                                            "zookeeper_quorum_sasl is true: the other servers reach"),
     "kerberos-without-tls": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": False},
                              "hadoop_kerberos_enabled: true needs hadoop_tls_enabled: true"),
     "rpc-protection-unknown": ({"hadoop_kerberos_enabled": True, "hadoop_tls_enabled": True, "hadoop_rpc_protection": "secret"},
@@ -226,7 +230,7 @@ ALONE = {"name-dir-holds-other-data", "plan-constant-not-whole", "plan-override-
          "plan-shuffle-bytes-absurd", "hardware-cores-absurd", "hardware-memory-absurd", "hardware-disks-a-string",
          "heap-above-node-memory", "nodemanager-memory-above-node", "archive-mount-missing-source", "archive-mount-no-client",
          "ram-disk-above-memory", "data-interface-missing", "tls-keystore-password-missing",
-         "tls-certificate-names-another-host", "kerberos-keytab-missing"}
+         "tls-certificate-names-another-host", "kerberos-keytab-missing", "zookeeper-address-not-its-principal"}
 
 
 # Checks that read another variable than the one their case sets: a run must not change that one too.
