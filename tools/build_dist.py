@@ -668,13 +668,70 @@ dependencies, as published to Maven, laid out as in the official binary tarball.
 in bin/ and libexec/ and the files in etc/hadoop are NOT Apache's: they were written for
 bigdata.spark (tools/dist/hadoop in the collection) and support the subcommands its roles and
 users need. Every daemon runs in the foreground; there are no sbin/start-*.sh scripts.
-
+{fixes}
 {native}
 
 Not included: the HDFS NFS gateway, router-based federation, KMS, the timeline service v2, the
 cloud connectors and the documentation.
 
 Built for: {arch}. Jars: {jar_count}. Built by tools/build_dist.py.
+"""
+
+
+# Our replacement for a class of the ResourceManager (tools/dist/fixes/yarn, tools/dist/README.md "Fixes"): Hadoop 3.3's
+# tracker of delegation token renewals loops without a pause (YARN-11178), so a secure active ResourceManager keeps a
+# CPU core busy. Compiled against a stand-in for the class that holds it (stubs/), never packaged.
+FIXES_SRC = os.path.join(DIST_SRC, "fixes", "yarn")
+TOKEN_TRACKER_CLASS = ("org/apache/hadoop/yarn/server/resourcemanager/security/"
+                       "DelegationTokenRenewer$DelegationTokenRenewerPoolTracker.class")
+YARN_FIXES_JAR = "share/hadoop/yarn/lib/bigdata-spark-yarn-fixes.jar"
+
+
+def token_tracker_spins(class_bytes):
+    """True for the release's tracker class when it never pauses: 3.4.0's calls Thread.sleep, 3.3's nothing of the kind."""
+    return b"sleep" not in class_bytes
+
+
+def build_yarn_fixes(layout, work):
+    """The fixes jar's bytes for this release, or None when its ResourceManager needs none (or has no tracker)."""
+    jars = [a.path for arts in layout.values() for a in arts]
+    rm = [a.path for a in layout.get("share/hadoop/yarn", []) if a.artifact == "hadoop-yarn-server-resourcemanager"]
+    if not rm:
+        raise BuildError("hadoop-yarn-server-resourcemanager did not resolve")
+    try:
+        if not token_tracker_spins(zip_member(rm[0], TOKEN_TRACKER_CLASS)):
+            return None
+    except KeyError:
+        return None
+    if shutil.which("javac") is None:
+        raise BuildError("javac not found on PATH (apt-get install openjdk-17-jdk-headless): the ResourceManager's "
+                         "token tracker fix is compiled from tools/dist/fixes/yarn")
+    classes = os.path.join(work, "yarn-fixes")
+    shutil.rmtree(classes, ignore_errors=True)
+    os.makedirs(classes)
+    sources = sorted(os.path.join(d, f) for d in (FIXES_SRC, os.path.join(FIXES_SRC, "stubs"))
+                     for f in os.listdir(d) if f.endswith(".java"))
+    # Without the resourcemanager jar: the stand-in is the only DelegationTokenRenewer javac sees.
+    classpath = [j for j in jars if "hadoop-yarn-server-resourcemanager" not in os.path.basename(j)]
+    proc = subprocess.run(["javac", "--release", "8", "-Xlint:all,-path", "-Werror", "-cp", os.pathsep.join(classpath),
+                           "-d", classes] + sources, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError("javac failed on tools/dist/fixes/yarn:\n%s%s" % (proc.stdout, proc.stderr))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        info = zipfile.ZipInfo(TOKEN_TRACKER_CLASS, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with open(os.path.join(classes, TOKEN_TRACKER_CLASS), "rb") as f:
+            z.writestr(info, f.read())
+    return buf.getvalue()
+
+
+YARN_FIXES_TEXT = """
+One class is not Apache's: bigdata.spark's tracker of the ResourceManager's delegation token
+renewals, in {jar}
+(its source: tools/dist/fixes/yarn in the collection). It pauses between its passes; this
+release's own tracker loops without a pause and keeps a CPU core busy on a secure
+ResourceManager (YARN-11178, fixed in Hadoop 3.4.0). The jar comes first on YARN's classpath.
 """
 
 
@@ -708,6 +765,7 @@ def build_hadoop(args, mvn, work):
     common = [a for a in layers[0][1] if a.artifact == "hadoop-common" and not a.classifier]
     if not hdfs_tests or not common:
         raise BuildError("hadoop-hdfs:tests or hadoop-common did not resolve")
+    yarn_fixes = build_yarn_fixes(layout, work)
     libhadoop = None
     if native:
         coordinates, member = native
@@ -744,10 +802,13 @@ def build_hadoop(args, mvn, work):
                     writer.add_bytes("%s/share/hadoop/hdfs/%s" % (top, info.filename), z.read(info))
         if libhadoop:
             writer.add_bytes("%s/lib/native/libhadoop.so" % top, libhadoop, mode=0o755)
+        if yarn_fixes:
+            writer.add_bytes("%s/%s" % (top, YARN_FIXES_JAR), yarn_fixes)
         writer.add_bytes("%s/LICENSE.txt" % top, zip_member(common[0].path, "META-INF/LICENSE.txt"))
         writer.add_bytes("%s/NOTICE.txt" % top, zip_member(common[0].path, "META-INF/NOTICE.txt"))
         writer.add_bytes("%s/README.txt" % top, HADOOP_README.format(
-            version=args.hadoop_version, arch=args.arch, jar_count=jar_count, native=native_text).encode())
+            version=args.hadoop_version, arch=args.arch, jar_count=jar_count, native=native_text,
+            fixes=YARN_FIXES_TEXT.format(jar=YARN_FIXES_JAR) if yarn_fixes else "").encode())
         writer.close()
     except BaseException:
         writer.abort()

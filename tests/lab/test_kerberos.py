@@ -168,6 +168,40 @@ def test_keytabs_are_their_services_alone_and_the_accounts_keep_tickets():
         assert got["timer"].strip() == "active", (host, got["timer"])
 
 
+# CPU ticks of a ResourceManager's delegation token renewer threads (comm "DelegationToken", the pool of "DelegationTokenRenewer
+# #N": one runs the tracker of renewals for as long as the ResourceManager is active), 10 s apart; fields 14 and 15 of
+# the thread's stat (utime, stime) are the 12th and 13th after the ") " that ends its name.
+RENEWER_TICKS = r"""p=$(systemctl show -p MainPID --value hadoop-yarn-resourcemanager)
+ticks() {
+  n=0 t=0
+  for d in /proc/$p/task/*; do
+    [ "$(cat $d/comm 2>/dev/null)" = DelegationToken ] || continue
+    n=$((n + 1)); t=$((t + $(sed 's/.*) //' $d/stat | awk '{print $12 + $13}')))
+  done
+  echo "$n $t"
+}
+set -- $(ticks); sleep 10; a=$2; set -- $(ticks)
+echo "threads=$1 ticks=$(($2 - a)) hz=$(getconf CLK_TCK)"
+"""
+
+
+def test_the_active_resourcemanager_is_not_kept_busy_by_its_token_renewals():
+    """Hadoop 3.3's tracker of token renewals loops without a pause (YARN-11178): a secure active ResourceManager used
+    a whole core, idle or not (95 % of one on the lab-prod master, 2026-12-07). The collection's build of Hadoop ships a
+    tracker that pauses (tools/dist/fixes/yarn): its threads must use under 5 % of a core."""
+    _settings()
+    seen = {}
+    for host in sorted(GROUPS["resourcemanager"]):
+        text = _script(host, RENEWER_TICKS)
+        found = re.search(r"threads=(\d+) ticks=(-?\d+) hz=(\d+)", text)
+        assert found, (host, text)
+        threads, ticks, hz = (int(g) for g in found.groups())
+        seen[host] = (threads, ticks / hz / 10)
+    # The active ResourceManager runs the tracker: one of them has the threads at least.
+    assert any(threads for threads, _share in seen.values()), seen
+    assert all(share < 0.05 for _threads, share in seen.values()), "token renewer threads' share of a core: %s" % seen
+
+
 # The application of the renewal tests: an HDFS write, a stage whose tasks sleep past the first token renewal, then
 # the executors read the files back and the driver writes the sum (new connections to the NameNode and the DataNodes,
 # authenticated by the renewed tokens). The driver prints its line on stdout: the client's in client mode, the

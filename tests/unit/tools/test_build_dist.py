@@ -259,3 +259,39 @@ def test_native_hadoop_source_per_line_and_cpu(version, arch, member):
 def test_native_hadoop_source_none_for_other_lines_or_when_refused():
     assert bd.native_hadoop_source("3.4.2", "x86_64") is None
     assert bd.native_hadoop_source("3.3.6", "x86_64", wanted=False) is None
+
+
+def _rm_layout(tmp_path, tracker_bytes):
+    """A layout whose ResourceManager jar holds the token tracker class given (None: no such class)."""
+    import zipfile
+    jar = tmp_path / "hadoop-yarn-server-resourcemanager-3.3.6.jar"
+    with zipfile.ZipFile(jar, "w") as z:
+        z.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+        if tracker_bytes is not None:
+            z.writestr(bd.TOKEN_TRACKER_CLASS, tracker_bytes)
+    rm = bd.Artifact(bd.HADOOP_GROUP, "hadoop-yarn-server-resourcemanager", "jar", "", "3.3.6", "compile", str(jar))
+    return {"share/hadoop/yarn": [rm]}
+
+
+def test_token_tracker_spins_without_a_sleep():
+    # 3.3's class calls no sleep at all; 3.4.0's pauses with Thread.sleep (YARN-11178).
+    assert bd.token_tracker_spins(b"\xca\xfe\xba\xbe...java/util/concurrent/Future...get")
+    assert not bd.token_tracker_spins(b"\xca\xfe\xba\xbe...java/lang/Thread...sleep...waitOneMillisecond")
+
+
+def test_yarn_fixes_only_for_a_tracker_that_spins(tmp_path):
+    # A release whose tracker pauses, or that has none, gets no fixes jar (and needs no javac).
+    assert bd.build_yarn_fixes(_rm_layout(tmp_path, b"...Thread...sleep..."), str(tmp_path)) is None
+    assert bd.build_yarn_fixes(_rm_layout(tmp_path, None), str(tmp_path)) is None
+    with pytest.raises(bd.BuildError, match="hadoop-yarn-server-resourcemanager did not resolve"):
+        bd.build_yarn_fixes({"share/hadoop/yarn": []}, str(tmp_path))
+
+
+def test_yarn_fixes_source_is_the_tracker_under_its_binary_name():
+    # The JVM loads the replacement by the nested class's binary name: the file declares that name, in that package.
+    src = os.path.join(bd.FIXES_SRC, "DelegationTokenRenewer$DelegationTokenRenewerPoolTracker.java")
+    text = open(src).read()
+    package = os.path.dirname(bd.TOKEN_TRACKER_CLASS).replace("/", ".")
+    assert "package %s;" % package in text
+    assert "final class DelegationTokenRenewer$DelegationTokenRenewerPoolTracker implements Runnable" in text
+    assert "DelegationTokenRenewer$DelegationTokenRenewerPoolTracker(DelegationTokenRenewer renewer)" in text
