@@ -48,3 +48,37 @@ def test_no_active_rm_names_each_state(monkeypatch):
         M.active_rm(["http://rm1:8088", "http://rm2:8088"], wait_s=0)
     assert "no ResourceManager is active" in str(err.value)
     assert '"http://rm1:8088": "STANDBY"' in str(err.value) and "exit 7" in str(err.value)
+
+
+def _curl_runs(monkeypatch, exits):
+    """subprocess.run answering curl with these exit codes in turn (0: HTTP 200 and a JSON body); the calls made."""
+    calls = []
+
+    class Done:
+        def __init__(self, rc):
+            self.returncode = rc
+            self.stdout = '{"ok": true}\n200' if rc == 0 else ""
+            self.stderr = "" if rc == 0 else "curl: (%d) failed" % rc
+
+    def run(argv, **_kwargs):
+        calls.append(argv)
+        return Done(exits[len(calls) - 1])
+    monkeypatch.setattr(M.subprocess, "run", run)
+    return calls
+
+
+def test_a_slow_answer_is_asked_again(monkeypatch):
+    calls = _curl_runs(monkeypatch, [28, 28, 0])
+    assert M.rm_get("http://rm1:8088", "/ws/v1/cluster/info") == {"ok": True}
+    assert len(calls) == 3
+
+
+def test_a_refusal_or_three_slow_answers_fail_at_once(monkeypatch):
+    calls = _curl_runs(monkeypatch, [7])
+    with pytest.raises(OSError, match="exit 7"):
+        M.rm_get("http://rm1:8088", "/ws/v1/cluster/info")
+    assert len(calls) == 1
+    calls = _curl_runs(monkeypatch, [28, 28, 28, 0])
+    with pytest.raises(OSError, match="exit 28"):
+        M.rm_get("http://rm1:8088", "/ws/v1/cluster/info")
+    assert len(calls) == 3
