@@ -26,6 +26,10 @@ from xml.sax.saxutils import escape
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO_ROOT = os.path.dirname(HERE)
 DIST_SRC = os.path.join(HERE, "dist")
+# The ResourceManager's token tracker fix is shared with the yarn role (its module compiles it on a host whose release
+# lacks it): plugins/module_utils/yarn_fixes.py, standard library only.
+sys.path.insert(0, os.path.join(REPO_ROOT, "plugins", "module_utils"))
+import yarn_fixes  # noqa: E402  pylint: disable=wrong-import-position
 
 HADOOP_GROUP = "org.apache.hadoop"
 SPARK_GROUP = "org.apache.spark"
@@ -654,7 +658,8 @@ def write_stamp(tarball, inputs, fingerprint):
 
 
 def builder_digest():
-    return files_digest([os.path.abspath(__file__)] + tree_files(DIST_SRC))
+    return files_digest([os.path.abspath(__file__), os.path.abspath(yarn_fixes.__file__)] + tree_files(DIST_SRC)
+                        + tree_files(FIXES_SRC))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -678,18 +683,18 @@ Built for: {arch}. Jars: {jar_count}. Built by tools/build_dist.py.
 """
 
 
-# Our replacement for a class of the ResourceManager (tools/dist/fixes/yarn, tools/dist/README.md "Fixes"): Hadoop 3.3's
-# tracker of delegation token renewals loops without a pause (YARN-11178), so a secure active ResourceManager keeps a
-# CPU core busy. Compiled against a stand-in for the class that holds it (stubs/), never packaged.
-FIXES_SRC = os.path.join(DIST_SRC, "fixes", "yarn")
-TOKEN_TRACKER_CLASS = ("org/apache/hadoop/yarn/server/resourcemanager/security/"
-                       "DelegationTokenRenewer$DelegationTokenRenewerPoolTracker.class")
-YARN_FIXES_JAR = "share/hadoop/yarn/lib/bigdata-spark-yarn-fixes.jar"
+# Our replacement for a class of the ResourceManager (roles/yarn/files/token_tracker_fix, tools/dist/README.md
+# "Fixes"): Hadoop 3.3's tracker of delegation token renewals loops without a pause (YARN-11178), so a secure active
+# ResourceManager keeps a CPU core busy. plugins/module_utils/yarn_fixes.py compiles it.
+FIXES_SRC = os.path.join(REPO_ROOT, "roles", "yarn", "files", "token_tracker_fix")
+TOKEN_TRACKER_CLASS = yarn_fixes.TOKEN_TRACKER_CLASS
+YARN_FIXES_JAR = yarn_fixes.FIXES_JAR
+token_tracker_spins = yarn_fixes.token_tracker_spins
 
 
-def token_tracker_spins(class_bytes):
-    """True for the release's tracker class when it never pauses: 3.4.0's calls Thread.sleep, 3.3's nothing of the kind."""
-    return b"sleep" not in class_bytes
+def _run(argv):
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def build_yarn_fixes(layout, work):
@@ -705,31 +710,21 @@ def build_yarn_fixes(layout, work):
         return None
     if shutil.which("javac") is None:
         raise BuildError("javac not found on PATH (apt-get install openjdk-17-jdk-headless): the ResourceManager's "
-                         "token tracker fix is compiled from tools/dist/fixes/yarn")
+                         "token tracker fix is compiled from roles/yarn/files/token_tracker_fix")
     classes = os.path.join(work, "yarn-fixes")
     shutil.rmtree(classes, ignore_errors=True)
-    os.makedirs(classes)
-    sources = sorted(os.path.join(d, f) for d in (FIXES_SRC, os.path.join(FIXES_SRC, "stubs"))
-                     for f in os.listdir(d) if f.endswith(".java"))
     # Without the resourcemanager jar: the stand-in is the only DelegationTokenRenewer javac sees.
     classpath = [j for j in jars if "hadoop-yarn-server-resourcemanager" not in os.path.basename(j)]
-    proc = subprocess.run(["javac", "--release", "8", "-Xlint:all,-path", "-Werror", "-cp", os.pathsep.join(classpath),
-                           "-d", classes] + sources, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        raise BuildError("javac failed on tools/dist/fixes/yarn:\n%s%s" % (proc.stdout, proc.stderr))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        info = zipfile.ZipInfo(TOKEN_TRACKER_CLASS, date_time=(1980, 1, 1, 0, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        with open(os.path.join(classes, TOKEN_TRACKER_CLASS), "rb") as f:
-            z.writestr(info, f.read())
-    return buf.getvalue()
+    try:
+        return yarn_fixes.fixes_jar(yarn_fixes.compile_tracker(_run, classpath, FIXES_SRC, classes))
+    except yarn_fixes.FixError as e:
+        raise BuildError(str(e))
 
 
 YARN_FIXES_TEXT = """
 One class is not Apache's: bigdata.spark's tracker of the ResourceManager's delegation token
 renewals, in {jar}
-(its source: tools/dist/fixes/yarn in the collection). It pauses between its passes; this
+(its source: roles/yarn/files/token_tracker_fix in the collection). It pauses between its passes; this
 release's own tracker loops without a pause and keeps a CPU core busy on a secure
 ResourceManager (YARN-11178, fixed in Hadoop 3.4.0). The jar comes first on YARN's classpath.
 """

@@ -63,7 +63,8 @@ RSS_LOG_PROPS = (('log4j2.configurationFile', 'file:{conf_dir}/log4j2.xml'), ('l
 #   that count in secure mode, where a SPNEGO filter may answer first);
 #   hadoop_files: the Hadoop configuration files it reads, spark_conf: reads Spark's configuration directory,
 #   spark_release: reads Spark's release (the `current` link); with release_var its own release instead of
-#   Hadoop's, and conf_files: the files of its configuration directory (conf_var) it reads;
+#   Hadoop's, and conf_files: the files of its configuration directory (conf_var) it reads; release_files: files in
+#   the release (under its `current` link) that the roles may add after the release was unpacked;
 #   probe: a four-letter word and its answer on port_var instead of an HTTP health path;
 #   restart_leader_last: an ensemble whose leader restarts after its followers.
 #   secure_java_props: more system properties in secure mode (hadoop_kerberos_enabled), filled in as java_props.
@@ -145,7 +146,9 @@ DAEMONS = (
      # standby) and the ClusterMetrics bean's NodeManager counts.
      'port_var': 'yarn_resourcemanager_webapp_port', 'health': '/jmx?qry=Hadoop:service=ResourceManager,name=*',
      'restart_rule': 'standby_first', 'state_probe': '/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo',
-     'hadoop_files': YARN_FILES + (ZK_CLIENT_JAAS,), 'spark_conf': False, 'spark_release': False},
+     'hadoop_files': YARN_FILES + (ZK_CLIENT_JAAS,), 'spark_conf': False, 'spark_release': False,
+     # The token tracker fix the yarn role compiles into a Hadoop 3.3 release that lacks it (module_utils/yarn_fixes.py).
+     'release_files': ('share/hadoop/yarn/lib/bigdata-spark-yarn-fixes.jar',)},
     # The NodeManager loads Spark's YARN shuffle service from Spark's release. 8040: the localizer port.
     {'name': 'nodemanager', 'principal': 'nm', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
      'kind': 'worker', 'order': 60, 'description': 'YARN NodeManager', 'account': 'yarn',
@@ -432,6 +435,7 @@ def table(host_vars=None, fallbacks=None):
         entry['health_codes'] = _health_codes(d, host_vars, fallbacks)
         release = _path(d['release_var'], host_vars, fallbacks) if 'release_var' in d else layout['hadoop_install_root']
         files = ['/etc/systemd/system/%s.service' % d['unit'], release + '/current']
+        files += ['%s/current/%s' % (release, f) for f in d.get('release_files', ())]
         files += ['%s/%s' % (layout['hadoop_conf_dir'], f) for f in d['hadoop_files']]
         if d.get('conf_files'):
             conf_dir = _path(d['conf_var'], host_vars, fallbacks)

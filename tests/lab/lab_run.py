@@ -33,9 +33,9 @@ def playbook(inventory, name, *args, extra=None, timeout=1200):
     return subprocess.run(argv, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=timeout, check=False)
 
 
-def adhoc(inventory, pattern, module, module_args, timeout=300):
-    """ansible PATTERN -b -m MODULE -a ARGS; the CompletedProcess."""
-    argv = [shutil.which("ansible") or "ansible", "-i", str(inventory), pattern, "-b", "-m", module, "-a", module_args]
+def adhoc(inventory, pattern, module, module_args, timeout=300, flags=()):
+    """ansible PATTERN -b [FLAGS] -m MODULE -a ARGS; the CompletedProcess."""
+    argv = [shutil.which("ansible") or "ansible", "-i", str(inventory), pattern, "-b"] + list(flags) + ["-m", module, "-a", module_args]
     return subprocess.run(argv, cwd=ROOT, env=env(), capture_output=True, text=True, timeout=timeout, check=False)
 
 

@@ -188,7 +188,7 @@ echo "threads=$1 ticks=$(($2 - a)) hz=$(getconf CLK_TCK)"
 def test_the_active_resourcemanager_is_not_kept_busy_by_its_token_renewals():
     """Hadoop 3.3's tracker of token renewals loops without a pause (YARN-11178): a secure active ResourceManager used
     a whole core, idle or not (95 % of one on the lab-prod master, 2026-12-07). The collection's build of Hadoop ships a
-    tracker that pauses (tools/dist/fixes/yarn): its threads must use under 5 % of a core."""
+    tracker that pauses (roles/yarn/files/token_tracker_fix): its threads must use under 5 % of a core."""
     _settings()
     seen = {}
     for host in sorted(GROUPS["resourcemanager"]):
@@ -200,6 +200,43 @@ def test_the_active_resourcemanager_is_not_kept_busy_by_its_token_renewals():
     # The active ResourceManager runs the tracker: one of them has the threads at least.
     assert any(threads for threads, _share in seen.values()), seen
     assert all(share < 0.05 for _threads, share in seen.values()), "token renewer threads' share of a core: %s" % seen
+
+
+# A release without the fix (Apache's tarball): the lab's own release with its share/hadoop as links, the fixes jar
+# left out. (The lab runs the collection's build, which has the jar: the yarn role's module found it in place.)
+FIX_SCRATCH = "/tmp/bigdata-tracker-fix-test"
+FIX_JAR = "share/hadoop/yarn/lib/bigdata-spark-yarn-fixes.jar"
+TRACKER_CLASS = "org/apache/hadoop/yarn/server/resourcemanager/security/DelegationTokenRenewer$DelegationTokenRenewerPoolTracker.class"
+
+
+def _fix_module(host, *flags):
+    return lab_run.adhoc(INVENTORY, host, "bigdata.spark.yarn_token_tracker_fix",
+                         "release_dir=%s src=/opt/hadoop/fixes/token_tracker_fix" % FIX_SCRATCH,
+                         flags=flags)
+
+
+def test_a_release_without_the_tracker_fix_gets_it_compiled_on_the_resourcemanager_host():
+    """yarn_token_tracker_fix on a release that lacks our tracker: check mode says it would add the jar and adds
+    nothing; the run compiles it with the host's javac against the release's jars (the jar's tracker pauses); a rerun
+    finds it in place and changes nothing."""
+    _settings()
+    host = sorted(GROUPS["resourcemanager"])[0]
+    _script(host, "rm -rf {s} && mkdir -p {s}/share && cp -rs \"$(readlink -f /opt/hadoop/current)/share/hadoop\" {s}/share/ && "
+                  "rm {s}/{jar}".format(s=FIX_SCRATCH, jar=FIX_JAR))
+    try:
+        check = _fix_module(host, "--check")
+        assert check.returncode == 0 and "state: needed" in check.stdout and "CHANGED" in check.stdout, check.stdout[-2000:]
+        assert "absent" in _script(host, "test -e {s}/{jar} && echo present || echo absent".format(s=FIX_SCRATCH, jar=FIX_JAR))
+        run = _fix_module(host)
+        assert run.returncode == 0 and "state: needed" in run.stdout and "CHANGED" in run.stdout, run.stdout[-2000:]
+        # The new jar's tracker pauses (Thread.sleep), as the release's own does not.
+        held = _script(host, "python3 -c \"import zipfile; b = zipfile.ZipFile('{s}/{jar}').read('{cls}'); "
+                             "print('tracker=' + ('pauses' if b'sleep' in b else 'spins'))\"".format(s=FIX_SCRATCH, jar=FIX_JAR, cls=TRACKER_CLASS.replace("$", "\\$")))
+        assert "tracker=pauses" in held, held
+        again = _fix_module(host)
+        assert again.returncode == 0 and "state: in-place" in again.stdout and "CHANGED" not in again.stdout, again.stdout[-2000:]
+    finally:
+        _script(host, "rm -rf %s" % FIX_SCRATCH)
 
 
 # The application of the renewal tests: an HDFS write, a stage whose tasks sleep past the first token renewal, then
