@@ -41,8 +41,10 @@ options:
 attributes:
   check_mode:
     support: full
+    description: Says whether the jar would be written (C(changed), state C(needed)) and writes nothing.
   diff_mode:
     support: none
+    description: The jar is binary; there is no diff.
 """
 
 EXAMPLES = r"""
