@@ -50,6 +50,11 @@ def test_parse_iperf3():
     (0, '2 packets transmitted, 2 received, 0% packet loss', True, None),
     (1, 'ping: local error: message too long, mtu=1500', False, 'message too long, mtu=1500'),
     (1, '2 packets transmitted, 0 received, 100% packet loss', False, '100% packet loss'),
+    # A reply and no summary (ci42, load 26): the full-size packet came back, the path passes.
+    (1, 'PING t-lab-worker2 (10.213.186.12) 1472(1500) bytes of data.\n'
+        '1480 bytes from t-lab-worker2 (10.213.186.12): icmp_seq=1 ttl=64 time=0.043 ms\n', True, None),
+    # A router's "Frag needed" is no reply.
+    (1, 'From 10.0.0.1 icmp_seq=1 Frag needed and DF set (mtu = 1400)\n', False, 'Frag needed and DF set (mtu = 1400)'),
 ])
 def test_parse_ping(rc, out, ok, error):
     assert P.parse_ping(rc, out) == {'ok': ok, 'error': error}
