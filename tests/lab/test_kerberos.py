@@ -230,8 +230,10 @@ def test_a_release_without_the_tracker_fix_gets_it_compiled_on_the_resourcemanag
         run = _fix_module(host)
         assert run.returncode == 0 and "state: needed" in run.stdout and "CHANGED" in run.stdout, run.stdout[-2000:]
         # The new jar's tracker pauses (Thread.sleep), as the release's own does not.
+        # (bash reads the script: the class name's $ escaped)
         held = _script(host, "python3 -c \"import zipfile; b = zipfile.ZipFile('{s}/{jar}').read('{cls}'); "
-                             "print('tracker=' + ('pauses' if b'sleep' in b else 'spins'))\"".format(s=FIX_SCRATCH, jar=FIX_JAR, cls=TRACKER_CLASS.replace("$", "\\$")))
+                             "print('tracker=' + ('pauses' if b'sleep' in b else 'spins'))\"".format(
+                                 s=FIX_SCRATCH, jar=FIX_JAR, cls=TRACKER_CLASS.replace("$", "\\$")))
         assert "tracker=pauses" in held, held
         again = _fix_module(host)
         assert again.returncode == 0 and "state: in-place" in again.stdout and "CHANGED" not in again.stdout, again.stdout[-2000:]
