@@ -703,20 +703,16 @@ def build_yarn_fixes(layout, work):
     rm = [a.path for a in layout.get("share/hadoop/yarn", []) if a.artifact == "hadoop-yarn-server-resourcemanager"]
     if not rm:
         raise BuildError("hadoop-yarn-server-resourcemanager did not resolve")
-    try:
-        if not token_tracker_spins(zip_member(rm[0], TOKEN_TRACKER_CLASS)):
-            return None
-    except KeyError:
+    tracker = yarn_fixes.zip_member(rm[0], TOKEN_TRACKER_CLASS)
+    if tracker is None or not token_tracker_spins(tracker):
         return None
     if shutil.which("javac") is None:
         raise BuildError("javac not found on PATH (apt-get install openjdk-17-jdk-headless): the ResourceManager's "
                          "token tracker fix is compiled from roles/yarn/files/token_tracker_fix")
     classes = os.path.join(work, "yarn-fixes")
     shutil.rmtree(classes, ignore_errors=True)
-    # Without the resourcemanager jar: the stand-in is the only DelegationTokenRenewer javac sees.
-    classpath = [j for j in jars if "hadoop-yarn-server-resourcemanager" not in os.path.basename(j)]
     try:
-        return yarn_fixes.fixes_jar(yarn_fixes.compile_tracker(_run, classpath, FIXES_SRC, classes))
+        return yarn_fixes.fixes_jar(yarn_fixes.compile_tracker(_run, yarn_fixes.compile_classpath(jars), FIXES_SRC, classes))
     except yarn_fixes.FixError as e:
         raise BuildError(str(e))
 

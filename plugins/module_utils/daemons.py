@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ansible_collections.bigdata.spark.plugins.module_utils.yarn_fixes import FIXES_JAR
+
 HDFS_FILES = ('core-site.xml', 'hdfs-site.xml', 'hadoop-env.sh', 'log4j.properties')
 # Secure mode with HA: the JAAS file with which the failover controllers and ResourceManagers log in to ZooKeeper
 # (roles/hadoop_common/templates/zookeeper-client-jaas.conf.j2), in Hadoop's configuration directory.
@@ -148,7 +150,7 @@ DAEMONS = (
      'restart_rule': 'standby_first', 'state_probe': '/jmx?qry=Hadoop:service=ResourceManager,name=RMInfo',
      'hadoop_files': YARN_FILES + (ZK_CLIENT_JAAS,), 'spark_conf': False, 'spark_release': False,
      # The token tracker fix the yarn role compiles into a Hadoop 3.3 release that lacks it (module_utils/yarn_fixes.py).
-     'release_files': ('share/hadoop/yarn/lib/bigdata-spark-yarn-fixes.jar',)},
+     'release_files': (FIXES_JAR,)},
     # The NodeManager loads Spark's YARN shuffle service from Spark's release. 8040: the localizer port.
     {'name': 'nodemanager', 'principal': 'nm', 'role': 'yarn', 'group': 'nodemanagers', 'unit': 'hadoop-yarn-nodemanager',
      'kind': 'worker', 'order': 60, 'description': 'YARN NodeManager', 'account': 'yarn',

@@ -71,12 +71,17 @@ def release_state(release_dir):
     return "needed", "the token tracker of %s loops without a pause (YARN-11178)" % os.path.basename(jar)
 
 
-def release_classpath(release_dir):
-    """Every jar of the release's share/hadoop, the ResourceManager's and our fixes jar left out."""
-    jars = sorted(glob.glob(os.path.join(release_dir, "share", "hadoop", "*", "*.jar"))
-                  + glob.glob(os.path.join(release_dir, "share", "hadoop", "*", "lib", "*.jar")))
+def compile_classpath(jars):
+    """The jars javac sees: the ResourceManager's left out (the stand-in is then the only DelegationTokenRenewer), and
+    our fixes jar."""
     return [j for j in jars if "hadoop-yarn-server-resourcemanager" not in os.path.basename(j)
             and os.path.basename(j) != os.path.basename(FIXES_JAR)]
+
+
+def release_classpath(release_dir):
+    """Every jar of the release's share/hadoop that javac sees (compile_classpath)."""
+    return compile_classpath(sorted(glob.glob(os.path.join(release_dir, "share", "hadoop", "*", "*.jar"))
+                                    + glob.glob(os.path.join(release_dir, "share", "hadoop", "*", "lib", "*.jar"))))
 
 
 def sources(src_dir):
