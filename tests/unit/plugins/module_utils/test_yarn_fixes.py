@@ -1,15 +1,19 @@
 """When a Hadoop release needs the ResourceManager's token tracker fix, and how it is built
-(plugins/module_utils/yarn_fixes.py; the module yarn_token_tracker_fix and tools/build_dist.py call it). The compile
-against a real release runs in the lab: tests/lab/test_kerberos.py."""
+(plugins/module_utils/yarn_fixes.py; tools/build_dist.py calls it), and the module yarn_token_tracker_fix over it with
+javac faked. The compile against a real release with a real javac runs in the lab: tests/lab/test_kerberos.py."""
 
 import io
+import json
 import os
 import zipfile
 
 import pytest
+from ansible.module_utils import basic
+from ansible.module_utils.common.text.converters import to_bytes
 
 from ansible_collections.bigdata.spark.plugins.module_utils import daemons
 from ansible_collections.bigdata.spark.plugins.module_utils import yarn_fixes as y
+from ansible_collections.bigdata.spark.plugins.modules import yarn_token_tracker_fix as M
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "roles", "yarn", "files", "token_tracker_fix"))
 
@@ -102,3 +106,76 @@ def test_the_daemon_table_restarts_the_resourcemanager_onto_a_new_fixes_jar():
     rm = [d for d in daemons.DAEMONS if d["name"] == "resourcemanager"][0]
     assert rm["release_files"] == (y.FIXES_JAR,)
     assert [d["name"] for d in daemons.DAEMONS if d.get("release_files")] == ["resourcemanager"]
+
+
+def _module(monkeypatch, args, compiled=b"...Thread...sleep...", rc=0):
+    """yarn_token_tracker_fix's main() with run_command standing in for javac (it writes `compiled` as the class)."""
+    calls = []
+
+    def fake_run_command(self, argv, **kwargs):
+        calls.append(argv)
+        if rc == 0:
+            out = os.path.join(argv[argv.index("-d") + 1], y.TOKEN_TRACKER_CLASS)
+            os.makedirs(os.path.dirname(out))
+            with open(out, "wb") as f:
+                f.write(compiled)
+        return rc, "", "" if rc == 0 else "error: cannot find symbol"
+
+    def exit_json(self, **kwargs):
+        raise SystemExit(dict(kwargs, failed=False))
+
+    def fail_json(self, **kwargs):
+        raise SystemExit(dict(kwargs, failed=True))
+
+    monkeypatch.setattr(basic, "_ANSIBLE_ARGS", to_bytes(json.dumps({"ANSIBLE_MODULE_ARGS": args})))
+    monkeypatch.setattr(basic, "_ANSIBLE_PROFILE", "legacy", raising=False)
+    monkeypatch.setattr(basic.AnsibleModule, "run_command", fake_run_command)
+    monkeypatch.setattr(basic.AnsibleModule, "exit_json", exit_json)
+    monkeypatch.setattr(basic.AnsibleModule, "fail_json", fail_json)
+    with pytest.raises(SystemExit) as exc:
+        M.main()
+    return exc.value.args[0], calls
+
+
+def _javac(tmp_path):
+    javac = tmp_path / "jdk" / "bin" / "javac"
+    javac.parent.mkdir(parents=True)
+    javac.write_text("#!/bin/sh\n")
+    javac.chmod(0o755)
+    return str(javac)
+
+
+def test_the_module_compiles_the_jar_into_a_release_that_needs_it_and_then_finds_it_in_place(tmp_path, monkeypatch):
+    rel = _release(tmp_path, SPINS)
+    os.makedirs(os.path.join(rel, os.path.dirname(y.FIXES_JAR)))
+    args = {"release_dir": rel, "src": SRC, "javac": _javac(tmp_path)}
+    result, calls = _module(monkeypatch, args)
+    assert result["changed"] and result["state"] == "needed" and not result["failed"]
+    assert calls[0][0] == args["javac"] and "hadoop-yarn-server-resourcemanager-3.3.6.jar" not in calls[0][6]
+    jar = os.path.join(rel, y.FIXES_JAR)
+    assert result["jar"] == jar and oct(os.stat(jar).st_mode & 0o777) == "0o644"
+    assert y.zip_member(jar, y.TOKEN_TRACKER_CLASS) == b"...Thread...sleep..."
+    result, calls = _module(monkeypatch, args)
+    assert not result["changed"] and result["state"] == "in-place" and calls == []
+
+
+def test_the_module_in_check_mode_writes_nothing(tmp_path, monkeypatch):
+    rel = _release(tmp_path, SPINS)
+    result, calls = _module(monkeypatch, {"release_dir": rel, "src": SRC, "_ansible_check_mode": True})
+    assert result["changed"] and result["state"] == "needed" and calls == []
+    assert not os.path.exists(os.path.join(rel, y.FIXES_JAR))
+    # A fresh host: no release yet, nothing to say but that.
+    result, calls = _module(monkeypatch, {"release_dir": str(tmp_path / "none"), "src": SRC, "_ansible_check_mode": True})
+    assert not result["changed"] and result["state"] == "unknown" and not result["failed"]
+
+
+def test_the_module_names_what_is_wrong(tmp_path, monkeypatch):
+    result = _module(monkeypatch, {"release_dir": str(tmp_path / "none"), "src": SRC})[0]
+    assert result["failed"] and result["msg"].startswith("release_dir: a Hadoop release directory (with share/hadoop) is required")
+    rel = _release(tmp_path, SPINS)
+    result, calls = _module(monkeypatch, {"release_dir": rel, "src": SRC, "javac": str(tmp_path / "no" / "javac")})
+    assert result["failed"] and calls == [] and not os.path.exists(os.path.join(rel, y.FIXES_JAR))
+    assert "is not there" in result["msg"] and "set yarn_token_tracker_fix: false" in result["msg"]
+    result = _module(monkeypatch, {"release_dir": rel, "src": SRC, "javac": _javac(tmp_path)}, rc=1)[0]
+    assert result["failed"] and result["msg"].startswith("yarn_token_tracker_fix: javac failed on ")
+    assert "error: cannot find symbol" in result["msg"] and not os.path.exists(os.path.join(rel, y.FIXES_JAR))
